@@ -1,0 +1,152 @@
+//! Card definitions: printed characteristics and the structured abilities the simulator runs.
+//!
+//! A definition is data, shared by the bundled card pool (`oracle/cards/*.yaml`) and by inline
+//! hypothetical cards in a scenario. Split cards (CR 709) list two halves; every other card
+//! is its own single face.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::effects::{ActivatedAbility, Effect, Replacement, Target, TriggeredAbility};
+
+/// Card types (CR 300.1), the ones the card pool uses plus the common rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[allow(missing_docs)]
+pub enum CardType {
+    Artifact,
+    Battle,
+    Creature,
+    Enchantment,
+    Instant,
+    Kindred,
+    Land,
+    Planeswalker,
+    Sorcery,
+}
+
+/// Supertypes (CR 205.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[allow(missing_docs)]
+pub enum Supertype {
+    Basic,
+    Legendary,
+    Snow,
+    World,
+}
+
+/// The five colours (CR 105.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[allow(missing_docs)]
+pub enum Color {
+    White,
+    Blue,
+    Black,
+    Red,
+    Green,
+}
+
+/// Keywords that matter to searching and the actions around it. Abilities with parameters
+/// (cycling costs, flashback costs, dredge N) live in [`CardDef`] fields instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Keyword {
+    Flash,
+    Flying,
+    Trample,
+    Vigilance,
+    Cycling,
+    Flashback,
+    Dredge,
+}
+
+/// A card definition. An ordinary card is one face; a split card (CR 709.1) leaves the
+/// characteristic fields empty and lists its two halves under `split`, each itself a `CardDef`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct CardDef {
+    /// The card's name; a split card's is written `Cease // Desist`.
+    pub name: String,
+    /// Set and collector information or other provenance (free text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The two halves of a split card (CR 709); empty for every other card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub split: Vec<CardDef>,
+    /// True for a token definition (Clue, CR 111.10f); a token is never a card.
+    #[serde(default)]
+    pub token: bool,
+    /// Mana cost in Oracle notation, e.g. `{2}{G}{G}`; hybrid symbols count 1 toward mana value.
+    #[serde(default)]
+    pub mana_cost: Option<String>,
+    /// Colours. When omitted they are derived from the mana cost (CR 202.2).
+    #[serde(default)]
+    pub colors: Option<Vec<Color>>,
+    /// Card types.
+    #[serde(default)]
+    pub types: Vec<CardType>,
+    /// Subtypes (creature types, land types such as Plains, artifact types such as Clue).
+    #[serde(default)]
+    pub subtypes: Vec<String>,
+    /// Supertypes.
+    #[serde(default)]
+    pub supertypes: Vec<Supertype>,
+    /// Keyword abilities without parameters.
+    #[serde(default)]
+    pub keywords: Vec<Keyword>,
+    /// Power/toughness, for creatures (informational).
+    #[serde(default)]
+    pub power_toughness: Option<String>,
+    /// Oracle text of this face, verbatim from the Oracle reference.
+    #[serde(default)]
+    pub oracle: String,
+    /// What happens when this face resolves as a spell (instants and sorceries).
+    #[serde(default)]
+    pub spell: Option<SpellAbility>,
+    /// Activated abilities, including typecycling (CR 702.29e).
+    #[serde(default)]
+    pub abilities: Vec<ActivatedAbility>,
+    /// Triggered abilities.
+    #[serde(default)]
+    pub triggers: Vec<TriggeredAbility>,
+    /// Replacement effects from static abilities (e.g. Aven Mindcensor, CR 614.1a).
+    #[serde(default)]
+    pub replacements: Vec<Replacement>,
+    /// Flashback cost (CR 702.34a), e.g. `{5}{B}`.
+    #[serde(default)]
+    pub flashback: Option<String>,
+    /// Dredge N (CR 702.52a).
+    #[serde(default)]
+    pub dredge: Option<u32>,
+    /// Abilities of the Oracle text that the instruction language doesn't express yet, in words.
+    /// A scenario that needs one of them is rejected rather than run with a wrong reading.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmodelled: Option<String>,
+}
+
+/// The resolving part of an instant or sorcery: its targets and its instructions in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SpellAbility {
+    /// Targets chosen as the spell is cast, in order (`target: 0` refers to the first).
+    #[serde(default)]
+    pub targets: Vec<Target>,
+    /// Instructions, performed in order as the spell resolves.
+    pub effect: Vec<Effect>,
+}
+
+impl CardDef {
+    /// True if this is a split card (CR 709.1): two halves on one card.
+    pub fn is_split(&self) -> bool {
+        !self.split.is_empty()
+    }
+
+    /// The faces whose characteristics exist: the halves of a split card, else the card itself.
+    pub fn faces(&self) -> Vec<&CardDef> {
+        if self.is_split() {
+            self.split.iter().collect()
+        } else {
+            vec![self]
+        }
+    }
+}

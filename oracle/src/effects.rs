@@ -1,0 +1,362 @@
+//! The instruction language of card abilities.
+//!
+//! Real Oracle text is the reference; this is its structured reading, small enough that a card
+//! author can check it against the text line by line. Each instruction is carried out by the
+//! module of the CR section that defines it (search by `rules::search`, shuffle by
+//! `rules::shuffle`, and so on).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::cards::def::{CardType, Color, Keyword, Supertype};
+
+/// A player named relative to the spell or ability that is resolving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerRef {
+    /// The controller of the spell or ability.
+    #[default]
+    You,
+    /// The first player chosen as a target.
+    TargetPlayer,
+    /// The controller of the first target (last known information if it has left, CR 608.2h).
+    ControllerOfTarget,
+    /// The owner of the first target.
+    OwnerOfTarget,
+    /// Every player, in APNAP order (CR 101.4).
+    EachPlayer,
+    /// Every opponent of the controller, in APNAP order.
+    EachOpponent,
+    /// The player whose action triggered the ability ("that player").
+    TriggeringPlayer,
+}
+
+/// An object named relative to the resolving spell or ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CardRef {
+    /// The first target.
+    Target,
+    /// The source of the ability (or the spell itself).
+    This,
+    /// The card chosen by an earlier `choose_card` instruction of the same effect.
+    Chosen,
+}
+
+/// How one target is chosen as a spell is cast (CR 601.2c).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Target {
+    /// A permanent matching the filter.
+    Permanent(Filter),
+    /// Any player.
+    Player,
+    /// An opponent of the caster.
+    Opponent,
+}
+
+/// A stated quality of a card (CR 701.23b). The empty filter states no quality: a search for it
+/// is a search "simply for a quantity of cards" (CR 701.23d).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    /// The card has every one of these card types.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub types: Vec<CardType>,
+    /// The card has every one of these subtypes (e.g. `Plains`, which a nonbasic land can have).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subtypes: Vec<String>,
+    /// The card has every one of these supertypes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supertypes: Vec<Supertype>,
+    /// The card has this name (a split card has each of its halves' names, CR 709.4a).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The card has a name in common with this object. If the object doesn't exist the quality is
+    /// undefined and nothing can be found (CR 701.23c).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_name_as: Option<CardRef>,
+    /// The card has this keyword (a creature with flash has flash).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<Keyword>,
+    /// The card's mana value is at most this (a split card's is the sum of both halves, CR 709.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mana_value_at_most: Option<u32>,
+    /// The card's mana value is at least this.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mana_value_at_least: Option<u32>,
+    /// The card has this colour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Color>,
+    /// The card matches at least one of these filters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub any_of: Vec<Filter>,
+    /// The card does not match this filter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not: Option<Box<Filter>>,
+}
+
+impl Filter {
+    /// True when the filter states no quality at all: "a card", "three cards" (CR 701.23d).
+    pub fn is_quantity_only(&self) -> bool {
+        *self == Filter::default()
+    }
+}
+
+/// A zone a search looks in, belonging to the searched player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchZone {
+    /// The player's graveyard (a public zone, CR 400.2).
+    Graveyard,
+    /// The player's hand (hidden).
+    Hand,
+    /// The player's library (hidden).
+    Library,
+    /// Outside the game: the searcher's own cards only (CR 701.23j, 400.11).
+    Outside,
+}
+
+/// How many cards a search finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Count {
+    /// "a card".
+    #[default]
+    One,
+    /// "N cards".
+    Exactly(u32),
+    /// "up to N cards": the searcher picks how many, from zero.
+    UpTo(u32),
+    /// "all cards".
+    All,
+}
+
+impl Count {
+    /// The least the searcher is asked for, before the zone rules of 701.23b–d apply.
+    pub fn asked_min(self) -> usize {
+        match self {
+            Count::One => 1,
+            Count::Exactly(n) => n as usize,
+            Count::UpTo(_) => 0,
+            Count::All => usize::MAX,
+        }
+    }
+
+    /// The most the searcher may find.
+    pub fn max(self) -> usize {
+        match self {
+            Count::One => 1,
+            Count::Exactly(n) | Count::UpTo(n) => n as usize,
+            Count::All => usize::MAX,
+        }
+    }
+}
+
+/// Where found cards go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Destination {
+    /// Their owner's hand.
+    #[default]
+    Hand,
+    /// The battlefield, under the searcher's control.
+    Battlefield,
+    /// Their owner's graveyard.
+    Graveyard,
+    /// Exile.
+    Exile,
+    /// The top of their owner's library, after the rest is shuffled (CR 701.24b).
+    LibraryTop,
+}
+
+/// A search instruction (CR 701.23).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSpec {
+    /// Who searches. `each_player` makes simultaneous searches decided in APNAP order (701.23i).
+    #[serde(default)]
+    pub searcher: PlayerRef,
+    /// "may search": the searcher chooses whether to search at all (701.23g).
+    #[serde(default)]
+    pub optional: bool,
+    /// Zones searched, all belonging to `whose`.
+    pub zones: Vec<SearchZone>,
+    /// Whose zones. Omitted: each searcher's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whose: Option<PlayerRef>,
+    /// The stated quality; omitted for a search simply for a quantity of cards (701.23d).
+    #[serde(default, rename = "for", skip_serializing_if = "Option::is_none")]
+    pub filter: Option<Filter>,
+    /// How many.
+    #[serde(default)]
+    pub count: Count,
+    /// The found cards must have different names (Gifts Ungiven).
+    #[serde(default)]
+    pub different_names: bool,
+    /// The effect says to reveal the found cards; without it they aren't revealed (701.23e).
+    #[serde(default)]
+    pub reveal: bool,
+    /// Where the found cards go.
+    #[serde(default)]
+    pub to: Destination,
+    /// "then shuffle": the searcher shuffles the searched library, only if they searched.
+    #[serde(default)]
+    pub shuffle: bool,
+}
+
+/// One instruction of a resolving spell or ability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Effect {
+    /// Exile an object (CR 701.13).
+    Exile(CardRef),
+    /// A player reveals their hand (CR 701.20a).
+    RevealHand(PlayerRef),
+    /// A player chooses a card from a player's hand; later instructions call it `chosen`.
+    ChooseCard {
+        /// Who chooses.
+        chooser: PlayerRef,
+        /// Whose hand.
+        from: PlayerRef,
+        /// What may be chosen.
+        #[serde(default)]
+        filter: Filter,
+    },
+    /// Search (CR 701.23).
+    Search(SearchSpec),
+    /// A player shuffles their library (CR 701.24).
+    Shuffle(PlayerRef),
+    /// A player draws cards (CR 121).
+    Draw {
+        /// Who draws.
+        player: PlayerRef,
+        /// How many.
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// A player loses life.
+    LoseLife {
+        /// Who loses life.
+        player: PlayerRef,
+        /// How much.
+        amount: u32,
+    },
+    /// A player sacrifices a permanent of their choice matching the filter.
+    Sacrifice {
+        /// Who sacrifices.
+        player: PlayerRef,
+        /// What they may sacrifice.
+        #[serde(default)]
+        filter: Filter,
+    },
+    /// Put +1/+1 counters on the source.
+    AddCounters {
+        /// How many.
+        count: u32,
+        /// "you may".
+        #[serde(default)]
+        optional: bool,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Who performs an action, relative to the controller of a triggered or static ability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Relation {
+    /// Any player.
+    #[default]
+    Any,
+    /// The ability's controller.
+    You,
+    /// An opponent of the ability's controller.
+    Opponent,
+}
+
+/// Which library an action concerns, relative to the acting player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum WhoseLibrary {
+    /// Any library.
+    #[default]
+    Any,
+    /// "their library": the acting player's own.
+    Their,
+}
+
+/// The event a triggered ability waits for (CR 603.2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TriggerEvent {
+    /// "When this creature dies."
+    Dies,
+    /// "When this permanent enters."
+    Enters,
+    /// "Whenever [a player] searches [a library]" — partial searches count (701.23f).
+    SearchedLibrary {
+        /// Who searched.
+        #[serde(default)]
+        searcher: Relation,
+        /// Which library.
+        #[serde(default)]
+        library: WhoseLibrary,
+    },
+    /// "Whenever [a player] shuffles [a library]" (701.24e–f).
+    ShuffledLibrary {
+        /// Who shuffled.
+        #[serde(default)]
+        shuffler: Relation,
+        /// Which library.
+        #[serde(default)]
+        library: WhoseLibrary,
+    },
+}
+
+/// A triggered ability; it works while its source is on the battlefield, except leaves-the-
+/// battlefield triggers, which look back in time (CR 603.10a).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TriggeredAbility {
+    /// The trigger event.
+    pub on: TriggerEvent,
+    /// What the ability does when it resolves.
+    pub effect: Vec<Effect>,
+}
+
+/// A replacement effect from a static ability of a permanent (CR 614).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Replacement {
+    /// "If [a player] would search a library, that player searches the top N cards of that
+    /// library instead" (Aven Mindcensor; CR 701.23f).
+    SearchTopOfLibrary {
+        /// How many cards from the top.
+        count: u32,
+        /// Which searchers it applies to.
+        #[serde(default)]
+        applies_to: Relation,
+    },
+}
+
+/// An activated ability (CR 602), such as typecycling.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActivatedAbility {
+    /// The name a scenario uses to activate it, e.g. `plainscycling`.
+    pub name: String,
+    /// Discarding this card is part of the cost; it is then activated from the hand.
+    #[serde(default)]
+    pub discard_this: bool,
+    /// A cycling ability (CR 702.29): typecycling is cycling (702.29f).
+    #[serde(default)]
+    pub cycling: bool,
+    /// Mana cost of activation (mana is not modelled; kept for reference).
+    #[serde(default)]
+    pub mana: Option<String>,
+    /// What the ability does when it resolves.
+    pub effect: Vec<Effect>,
+}

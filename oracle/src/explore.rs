@@ -1,0 +1,154 @@
+//! The enumerator: every legal outcome of a scenario, by walking every answer to every decision.
+//!
+//! It runs the simulator once per path through the decision tree, replaying a prefix of answers
+//! and taking the first option at each new decision, then advances the last decision that has
+//! options left (an odometer). Feasible for small states only; the judge exists for the rest.
+
+use std::collections::BTreeMap;
+
+use crate::model::Game;
+use crate::outcome::{LegalOutcome, Outcome};
+use crate::rules::search::legal_found_sets;
+use crate::scenario::Setup;
+use crate::scenario::script::Scripted;
+use crate::sim::{Choice, Decider, Decision, Sim, SimError};
+
+/// Default cap on simulator runs.
+pub const DEFAULT_RUN_LIMIT: usize = 200_000;
+
+/// The legal outcomes of a scenario.
+#[derive(Debug, Clone, Default)]
+pub struct Exploration {
+    /// Distinct outcomes (canonical form → with its fixed positions).
+    pub outcomes: BTreeMap<Outcome, LegalOutcome>,
+    /// How many paths through the decisions were run.
+    pub runs: usize,
+}
+
+/// Answers at every decision along one path.
+struct Walk {
+    prefix: Vec<usize>,
+    trace: Vec<(usize, usize)>,
+    option_limit: usize,
+}
+
+/// Every legal answer to a decision, in a fixed order.
+pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Choice>, SimError> {
+    let too_many = || SimError::TooLarge(format!("more than {limit} legal answers to one decision"));
+    Ok(match decision {
+        Decision::May { .. } => vec![Choice::Bool(true), Choice::Bool(false)],
+        Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
+            options.iter().map(|&o| Choice::Cards(vec![o])).collect()
+        }
+        Decision::Random { from, count, .. } => {
+            let mut out = Vec::new();
+            combinations(from, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
+            out.into_iter().map(Choice::Cards).collect()
+        }
+        Decision::Find { parts, .. } => {
+            let per_part = parts
+                .iter()
+                .map(|p| legal_found_sets(game, p, limit).ok_or_else(too_many))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut out = vec![Vec::<Vec<usize>>::new()];
+            for sets in per_part {
+                let mut next = Vec::new();
+                for prefix in &out {
+                    for set in &sets {
+                        // 701.23h: one search, so a card is found for at most one instruction.
+                        if set.iter().any(|c| prefix.iter().flatten().any(|d| d == c)) {
+                            continue;
+                        }
+                        let mut p = prefix.clone();
+                        p.push(set.clone());
+                        next.push(p);
+                        if next.len() > limit {
+                            return Err(too_many());
+                        }
+                    }
+                }
+                out = next;
+            }
+            out.into_iter().map(Choice::Parts).collect()
+        }
+    })
+}
+
+fn combinations(from: &[usize], k: usize, start: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, limit: usize) -> Option<()> {
+    if cur.len() == k {
+        if out.len() >= limit {
+            return None;
+        }
+        out.push(cur.clone());
+        return Some(());
+    }
+    for i in start..from.len() {
+        cur.push(from[i]);
+        combinations(from, k, i + 1, cur, out, limit)?;
+        cur.pop();
+    }
+    Some(())
+}
+
+impl Decider for Walk {
+    fn decide(&mut self, game: &Game, _step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        let opts = options(game, decision, self.option_limit)?;
+        if opts.is_empty() {
+            return Err(SimError::Unsupported(format!("a decision with no legal answer: {decision:?}")));
+        }
+        let pos = self.trace.len();
+        let idx = self.prefix.get(pos).copied().unwrap_or(0).min(opts.len() - 1);
+        self.trace.push((idx, opts.len()));
+        Ok(opts[idx].clone())
+    }
+}
+
+/// Enumerates the legal outcomes of `setup`, with its scripted decisions fixed. Stops with
+/// [`SimError::TooLarge`] after `run_limit` runs.
+pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError> {
+    let mut result = Exploration::default();
+    let mut prefix: Vec<usize> = Vec::new();
+    loop {
+        let walk = Walk { prefix: prefix.clone(), trace: Vec::new(), option_limit: run_limit };
+        let mut decider = Scripted::new(&setup.script, walk);
+        let mut sim = Sim::new(setup.game.clone(), &mut decider);
+        let ran = sim.run(&setup.actions);
+        let outcome = sim.outcome();
+        drop(sim);
+        ran.map_err(|e| blame_script(e, decider.last))?;
+        result.runs += 1;
+        result.outcomes.entry(outcome.outcome.clone()).or_insert(outcome);
+        if result.runs >= run_limit {
+            return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));
+        }
+        let trace = decider.inner.trace;
+        match trace.iter().rposition(|&(idx, count)| idx + 1 < count) {
+            Some(i) => {
+                prefix = trace[..i].iter().map(|t| t.0).collect();
+                prefix.push(trace[i].0 + 1);
+            }
+            None => return Ok(result),
+        }
+    }
+}
+
+/// Runs `setup` once, taking the first legal answer at every unscripted decision, and reports
+/// scripted decisions that were never asked for.
+pub fn first_run(setup: &Setup) -> Result<(LegalOutcome, Vec<usize>), SimError> {
+    let walk = Walk { prefix: Vec::new(), trace: Vec::new(), option_limit: DEFAULT_RUN_LIMIT };
+    let mut decider = Scripted::new(&setup.script, walk);
+    let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    let ran = sim.run(&setup.actions);
+    let outcome = sim.outcome();
+    drop(sim);
+    ran.map_err(|e| blame_script(e, decider.last))?;
+    Ok((outcome, decider.unused()))
+}
+
+/// An illegal answer that came from the script is the scenario author's error, at that entry.
+pub fn blame_script(error: SimError, last_scripted: Option<usize>) -> SimError {
+    match (error, last_scripted) {
+        (SimError::Illegal { violation, options, .. }, Some(entry)) => SimError::ScriptIllegal { entry, violation, options },
+        (e, _) => e,
+    }
+}

@@ -1,0 +1,320 @@
+//! The judge: is an observed outcome one of the scenario's legal outcomes?
+//!
+//! It never enumerates. It replays the scenario once, taking every decision from the observed
+//! event log (every event that records a choice carries it: `searched` has `found`, `chose` has
+//! `card`…), with each answer checked by the same rules code the enumerator uses. If an answer
+//! breaks a rule, that is the verdict; otherwise the replayed outcome is compared with the
+//! observed one and every difference is reported with the clause that fixes it. Work is linear
+//! in the number of cards and events (plus sorting the random part of each library).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::explore::blame_script;
+use crate::model::{Game, ObjId, ZoneRef};
+use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
+use crate::scenario::Setup;
+use crate::scenario::script::{Scripted, split_parts};
+use crate::sim::{Choice, Decider, Decision, Sim, SimError};
+
+/// One way an observed outcome differs from what the rules allow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    /// The clause that decides it.
+    pub clause: String,
+    /// What differs, in words.
+    pub message: String,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.clause, self.message)
+    }
+}
+
+/// The judge's verdict.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The outcome is one of the legal outcomes.
+    Legal,
+    /// It is not; the first difference is the main one.
+    Illegal(Vec<Difference>),
+    /// The scenario itself couldn't be run (unsupported, or a scripted decision is illegal).
+    Error(String),
+}
+
+impl Verdict {
+    /// True for [`Verdict::Legal`].
+    pub fn is_legal(&self) -> bool {
+        matches!(self, Verdict::Legal)
+    }
+}
+
+/// Decisions read off an observed log.
+struct Observed<'a> {
+    events: &'a [LoggedEvent],
+    consumed: Vec<bool>,
+    ids: &'a BTreeMap<String, ObjId>,
+}
+
+impl Observed<'_> {
+    fn find(&self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
+        (0..self.events.len()).find(|&i| !self.consumed[i] && self.events[i].step == step && pred(&self.events[i].event))
+    }
+
+    fn take(&mut self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<&Event> {
+        let i = self.find(step, pred)?;
+        self.consumed[i] = true;
+        Some(&self.events[i].event)
+    }
+
+    fn obj(&self, id: &str, step: usize) -> Result<ObjId, SimError> {
+        self.ids.get(id).copied().ok_or_else(|| SimError::NoAnswer {
+            step,
+            message: format!("the log names a card `{id}` that is not in the scenario"),
+            clause: "400.7",
+        })
+    }
+}
+
+impl Decider for Observed<'_> {
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        let names = game.names();
+        let name = |p: usize| names[p].clone();
+        match decision {
+            Decision::May { player, about: "search", .. } => {
+                let who = name(*player);
+                Ok(Choice::Bool(self.find(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).is_some()))
+            }
+            Decision::May { card, .. } => {
+                let id = card.map(|c| game.obj(c).id.clone());
+                Ok(Choice::Bool(self.find(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref())).is_some()))
+            }
+            Decision::Find { searcher, parts, cap, .. } => {
+                let who = name(*searcher);
+                let Some(Event::Searched { found, .. }) = self.take(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).cloned()
+                else {
+                    let (clause, why) = if cap.is_some() {
+                        ("701.23f", " (a search limited to the top cards of a library is still a search)")
+                    } else if parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined) {
+                        ("701.23c", " (the zones are searched even though nothing can be found)")
+                    } else {
+                        ("701.23a", "")
+                    };
+                    return Err(SimError::NoAnswer { step, message: format!("{who} had to search but the log has no `searched` event for it{why}"), clause });
+                };
+                let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
+                Ok(Choice::Parts(split_parts(&cards, parts)))
+            }
+            Decision::ChooseCard { player, .. } => {
+                let who = name(*player);
+                match self.take(step, |e| matches!(e, Event::Chose { player, .. } if *player == who)).cloned() {
+                    Some(Event::Chose { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
+                    _ => Err(SimError::NoAnswer { step, message: format!("{who} had to choose a card but the log has no `chose` event"), clause: "608.2d" }),
+                }
+            }
+            Decision::Sacrifice { player, .. } => {
+                let who = name(*player);
+                match self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who)).cloned() {
+                    Some(Event::Sacrificed { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
+                    _ => Err(SimError::NoAnswer { step, message: format!("{who} had to sacrifice a permanent but the log has no `sacrificed` event"), clause: "701.21a" }),
+                }
+            }
+            Decision::Random { player, purpose, from, count } => {
+                let library = ZoneRef::Library(*player).display(&names);
+                let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_str()).collect();
+                let mut picked: Vec<ObjId> = Vec::new();
+                if *purpose == "draw" {
+                    let hand = ZoneRef::Hand(*player).display(&names);
+                    if let Some(Event::Moved { card, .. }) = self
+                        .take(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to == hand && from_ids.contains(card.as_str())))
+                        .cloned()
+                    {
+                        picked.push(self.obj(&card, step)?);
+                    }
+                } else if let Some(i) = self.find(step, |e| matches!(e, Event::Searched { zones, .. } if zones.contains(&library))) {
+                    if let Event::Searched { found, .. } = &self.events[i].event {
+                        for id in found {
+                            if from_ids.contains(id.as_str())
+                                && let Some(&o) = self.ids.get(id)
+                            {
+                                picked.push(o);
+                            }
+                        }
+                    }
+                }
+                picked.truncate(*count);
+                for &o in from {
+                    if picked.len() >= *count {
+                        break;
+                    }
+                    if !picked.contains(&o) {
+                        picked.push(o);
+                    }
+                }
+                Ok(Choice::Cards(picked))
+            }
+        }
+    }
+}
+
+/// Judges `observed` against the legal outcomes of `setup`.
+pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
+    let reader = Observed { events: &observed.events, consumed: vec![false; observed.events.len()], ids: &setup.ids };
+    let mut decider = Scripted::new(&setup.script, reader);
+    let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    let ran = sim.run(&setup.actions);
+    let expected = sim.outcome();
+    let clauses = event_clauses(&sim.log, &sim.log_clauses);
+    let move_clauses: BTreeMap<String, &'static str> =
+        sim.last_move.iter().map(|(&o, cause)| (sim.game.obj(o).id.clone(), cause.clause)).collect();
+    drop(sim);
+    match ran.map_err(|e| blame_script(e, decider.last)) {
+        Ok(()) => {}
+        Err(SimError::Illegal { violation, step, .. }) => {
+            return Verdict::Illegal(vec![Difference {
+                clause: violation.clause.to_string(),
+                message: format!("step {step}: {}", violation.message),
+            }]);
+        }
+        Err(SimError::NoAnswer { step, message, clause }) => {
+            return Verdict::Illegal(vec![Difference { clause: clause.to_string(), message: format!("step {step}: {message}") }]);
+        }
+        Err(other) => return Verdict::Error(format!("{other:?}")),
+    }
+    let diffs = compare(&expected, observed, &clauses, &move_clauses);
+    if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
+}
+
+fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
+    log.iter().cloned().zip(clauses.iter().copied()).collect()
+}
+
+/// The clause an unexpected event of this kind breaks.
+fn extra_event_clause(event: &Event) -> &'static str {
+    match event {
+        Event::Revealed { .. } => "701.23e",
+        Event::Searched { .. } => "701.23h",
+        Event::Shuffled { .. } => "701.24a",
+        Event::Triggered { .. } => "603.2",
+        Event::Moved { .. } => "400.7",
+        _ => "608.2",
+    }
+}
+
+fn show(event: &LoggedEvent) -> String {
+    serde_json::to_string(event).unwrap_or_else(|_| format!("{event:?}"))
+}
+
+/// Every difference between the replayed outcome and the observed one.
+pub fn compare(
+    expected: &LegalOutcome,
+    observed: &Outcome,
+    event_clauses: &BTreeMap<LoggedEvent, &'static str>,
+    move_clauses: &BTreeMap<String, &'static str>,
+) -> Vec<Difference> {
+    let want = &expected.outcome;
+    let got = observed.canonical(&expected.fixed);
+    let mut diffs = Vec::new();
+    let mut push = |clause: &str, message: String| diffs.push(Difference { clause: clause.to_string(), message });
+
+    // Events, as a multiset per step.
+    let mut missing: BTreeMap<&LoggedEvent, i64> = BTreeMap::new();
+    for e in &want.events {
+        *missing.entry(e).or_default() += 1;
+    }
+    for e in &got.events {
+        *missing.entry(e).or_default() -= 1;
+    }
+    for (e, n) in &missing {
+        if *n > 0 {
+            let clause = event_clauses.get(*e).copied().unwrap_or("608.2");
+            push(clause, format!("step {}: expected {} but it is not in the log: {}", e.step, plural(*n, "event"), show(e)));
+        } else if *n < 0 {
+            push(extra_event_clause(&e.event), format!("step {}: the log has {} the rules don't produce: {}", e.step, plural(-*n, "event"), show(e)));
+        }
+    }
+    if missing.values().all(|n| *n == 0) {
+        let order = |o: &Outcome| -> Vec<(usize, String)> {
+            o.events
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::Searched { player, .. } => Some((e.step, player.clone())),
+                    _ => None,
+                })
+                .collect()
+        };
+        let searched_in_order: Vec<_> = observed.events.iter().filter(|e| matches!(e.event, Event::Searched { .. })).map(|e| (e.step, searcher(e))).collect();
+        if order(want) != searched_in_order {
+            push("701.23i", format!("searches happened in the order {searched_in_order:?}; APNAP order is {:?}", order(want)));
+        }
+    }
+
+    // Where each card is.
+    let locate = |o: &Outcome| -> BTreeMap<String, (String, usize)> {
+        o.zones.iter().flat_map(|(z, cards)| cards.iter().enumerate().map(move |(i, c)| (c.clone(), (z.clone(), i)))).collect()
+    };
+    let (want_at, got_at) = (locate(want), locate(&got));
+    let all_cards: BTreeSet<&String> = want_at.keys().chain(got_at.keys()).collect();
+    for card in all_cards {
+        let clause = move_clauses.get(card).copied().unwrap_or("400.7");
+        match (want_at.get(card), got_at.get(card)) {
+            (Some(w), Some(g)) if w.0 != g.0 => push(clause, format!("{card} should be in {} but is in {}", w.0, g.0)),
+            (Some(w), None) => push(clause, format!("{card} should be in {} but the outcome doesn't list it", w.0)),
+            (None, Some(g)) => push("400.7", format!("{card} is listed in {} but the rules put it nowhere", g.0)),
+            _ => {}
+        }
+    }
+    // Positions the rules fix within a library.
+    for (zone, fixed) in &expected.fixed {
+        let (w, g) = (want.zones.get(zone).cloned().unwrap_or_default(), got.zones.get(zone).cloned().unwrap_or_default());
+        if w.len() != g.len() {
+            continue; // already reported card by card
+        }
+        let len = w.len();
+        let top = fixed.top.min(len);
+        let bottom = fixed.bottom.min(len - top);
+        for i in (0..top).chain(len - bottom..len) {
+            if w[i] != g[i] {
+                let clause = move_clauses.get(&w[i]).copied().unwrap_or("401.2");
+                push(clause, format!("{zone} position {} (from the top) must be {} but is {}", i + 1, w[i], g[i]));
+            }
+        }
+    }
+    if let (Some(w), Some(g)) = (want.zones.get("stack"), got.zones.get("stack"))
+        && w != g
+        && w.len() == g.len()
+    {
+        push("405.2", format!("the stack is in the wrong order: expected {w:?}, observed {g:?}"));
+    }
+
+    // Who knows what.
+    let cards: BTreeSet<&String> = want.known.keys().chain(got.known.keys()).collect();
+    for card in cards {
+        let (w, g) = (want.known.get(card).cloned().unwrap_or_default(), got.known.get(card).cloned().unwrap_or_default());
+        if w != g {
+            let extra = g.iter().any(|p| !w.contains(p));
+            let clause = if extra { "701.23e" } else { "701.20a" };
+            push(clause, format!("{card} should be known to {w:?} but is known to {g:?}"));
+        }
+    }
+    for (player, life) in &want.life {
+        if got.life.get(player) != Some(life) {
+            push("119.3", format!("{player}'s life should be {life} but is {:?}", got.life.get(player)));
+        }
+    }
+    if want.counters != got.counters {
+        push("122.1", format!("counters should be {:?} but are {:?}", want.counters, got.counters));
+    }
+    diffs
+}
+
+fn searcher(e: &LoggedEvent) -> String {
+    match &e.event {
+        Event::Searched { player, .. } => player.clone(),
+        _ => String::new(),
+    }
+}
+
+fn plural(n: i64, word: &str) -> String {
+    if n == 1 { format!("an {word}") } else { format!("{n} such {word}s") }
+}

@@ -1,0 +1,18 @@
+//! # mtg-oracle
+//!
+//! A rules-conformance test oracle for searching zones in Magic: The Gathering (Comprehensive
+//! Rules 701.23) and the actions around it. For a scenario it knows the *set* of legal outcomes:
+//! [`explore`] enumerates it for small states, and [`judge`] decides whether one observed outcome
+//! belongs to it without enumerating, in time linear in the number of cards.
+
+pub mod cards;
+pub mod effects;
+pub mod expect;
+pub mod explore;
+pub mod judge;
+pub mod model;
+pub mod outcome;
+pub mod rules;
+pub mod scenario;
+pub mod runner;
+pub mod sim;

@@ -1,0 +1,203 @@
+//! The `mtg-oracle` command line.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mtg_oracle::cards::CardPool;
+use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::outcome::Outcome;
+use mtg_oracle::runner::{RunResult, locate_sim_error, render_outcome, run_file};
+use mtg_oracle::scenario::format::Scenario;
+use mtg_oracle::scenario::{collect_files, load_file};
+
+/// A rules-conformance oracle for searching zones in Magic: The Gathering (CR 701.23).
+#[derive(Parser)]
+#[command(name = "mtg-oracle", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run scenarios: enumerate each one's legal outcomes and check its expectations.
+    ///
+    /// Prints PASS/FAIL per scenario and a last line `N passed, M failed`. Exit status: 0 when
+    /// all pass, 1 when one fails, 2 when a file is not a valid scenario.
+    Run {
+        /// Scenario files or folders (searched for *.yaml).
+        #[arg(default_value = "scenarios")]
+        paths: Vec<PathBuf>,
+        /// Only scenarios whose path contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Print the number of legal outcomes of passing scenarios too.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+    /// Show a scenario's legal outcomes: how many, and a sample.
+    Explain {
+        /// The scenario file.
+        file: PathBuf,
+        /// How many outcomes to show.
+        #[arg(long, default_value_t = 5)]
+        sample: usize,
+    },
+    /// Judge an observed outcome (JSON, as in the protocol) against a scenario.
+    Judge {
+        /// The scenario file.
+        file: PathBuf,
+        /// The observed outcome, a JSON file.
+        outcome: PathBuf,
+    },
+    /// Print a JSON Schema generated from the serde types.
+    Schema {
+        /// Which document.
+        #[arg(value_enum, default_value_t = SchemaKind::Scenario)]
+        kind: SchemaKind,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SchemaKind {
+    /// A scenario file.
+    Scenario,
+    /// An outcome (final zones and event log).
+    Outcome,
+    /// The card pool file.
+    Cards,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let pool = match CardPool::bundled() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match cli.command {
+        Command::Run { paths, filter, verbose } => run(&paths, filter.as_deref(), verbose, &pool),
+        Command::Explain { file, sample } => explain(&file, sample, &pool),
+        Command::Judge { file, outcome } => judge_cmd(&file, &outcome, &pool),
+        Command::Schema { kind } => {
+            let schema = match kind {
+                SchemaKind::Scenario => schemars::schema_for!(Scenario),
+                SchemaKind::Outcome => schemars::schema_for!(Outcome),
+                SchemaKind::Cards => schemars::schema_for!(Vec<mtg_oracle::cards::def::CardDef>),
+            };
+            println!("{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) -> ExitCode {
+    let files = match collect_files(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let files: Vec<_> = files.into_iter().filter(|f| filter.is_none_or(|t| f.display().to_string().contains(t))).collect();
+    let (mut passed, mut failed, mut invalid) = (0, 0, 0);
+    let mut stdout = std::io::stdout().lock();
+    for file in &files {
+        match run_file(file, pool) {
+            RunResult::Pass { loaded, exploration } => {
+                passed += 1;
+                if verbose {
+                    let _ = writeln!(stdout, "PASS {} ({} legal outcomes)", loaded.id, exploration.outcomes.len());
+                } else {
+                    let _ = writeln!(stdout, "PASS {}", loaded.id);
+                }
+            }
+            RunResult::Fail { loaded, failures } => {
+                failed += 1;
+                let _ = writeln!(stdout, "FAIL {}", loaded.id);
+                for f in failures {
+                    let _ = writeln!(stdout, "  {f}");
+                }
+            }
+            RunResult::Invalid(e) => {
+                invalid += 1;
+                let _ = writeln!(stdout, "ERROR {e}");
+            }
+        }
+    }
+    let _ = writeln!(stdout, "{passed} passed, {} failed", failed + invalid);
+    if invalid > 0 {
+        ExitCode::from(2)
+    } else if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn explain(file: &PathBuf, sample: usize, pool: &CardPool) -> ExitCode {
+    let loaded = match load_file(file, pool) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    match mtg_oracle::explore::explore(&loaded.setup, mtg_oracle::explore::DEFAULT_RUN_LIMIT) {
+        Err(e) => {
+            eprintln!("{}", locate_sim_error(&loaded, &e));
+            ExitCode::from(2)
+        }
+        Ok(x) => {
+            println!("{}: {}", loaded.id, loaded.scenario.title);
+            println!("rules: {}", loaded.scenario.rules.join(", "));
+            println!("{} legal outcome(s) from {} path(s) through the decisions", x.outcomes.len(), x.runs);
+            for (i, o) in x.outcomes.values().take(sample).enumerate() {
+                println!("  outcome #{}:", i + 1);
+                print!("{}", render_outcome(&o.outcome));
+            }
+            if x.outcomes.len() > sample {
+                println!("  … and {} more (use --sample N)", x.outcomes.len() - sample);
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn judge_cmd(file: &PathBuf, outcome: &PathBuf, pool: &CardPool) -> ExitCode {
+    let loaded = match load_file(file, pool) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let observed: Outcome = match std::fs::read_to_string(outcome).map_err(|e| e.to_string()).and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string())) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{}: {e}", outcome.display());
+            return ExitCode::from(2);
+        }
+    };
+    match judge(&loaded.setup, &observed) {
+        Verdict::Legal => {
+            println!("LEGAL");
+            ExitCode::SUCCESS
+        }
+        Verdict::Illegal(diffs) => {
+            println!("ILLEGAL");
+            for d in diffs {
+                println!("  {d}");
+            }
+            ExitCode::from(1)
+        }
+        Verdict::Error(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

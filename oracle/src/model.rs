@@ -1,0 +1,184 @@
+//! The game state the simulator works on: players in turn order, zones, and objects.
+//!
+//! Every physical card (and token) has one slot in [`Game::objs`] for the whole scenario; its
+//! `object_no` changes whenever it becomes a new object (CR 400.7), which is how targets and
+//! "that card" references go stale.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::cards::def::CardDef;
+use crate::rules::characteristics::Chars;
+
+/// A player, by seat: index 0 is the active player, then turn order (CR 101.4).
+pub type PlayerId = usize;
+/// An object's slot in [`Game::objs`].
+pub type ObjId = usize;
+
+/// A zone of the game (CR 400.1), plus a player's cards outside the game (400.11), which is not
+/// a zone but is where 701.23j searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ZoneRef {
+    /// A player's library, top first.
+    Library(PlayerId),
+    /// A player's hand.
+    Hand(PlayerId),
+    /// A player's graveyard, top first.
+    Graveyard(PlayerId),
+    /// A player's cards outside the game (sideboard).
+    Outside(PlayerId),
+    /// The battlefield.
+    Battlefield,
+    /// The stack, top first.
+    Stack,
+    /// Exile.
+    Exile,
+    /// The command zone.
+    Command,
+}
+
+impl ZoneRef {
+    /// The player a per-player zone belongs to.
+    pub fn player(self) -> Option<PlayerId> {
+        match self {
+            ZoneRef::Library(p) | ZoneRef::Hand(p) | ZoneRef::Graveyard(p) | ZoneRef::Outside(p) => {
+                Some(p)
+            }
+            _ => None,
+        }
+    }
+
+    /// The zone's name in scenarios and outcomes: `exile`, or `Bob.library` for a player's zone.
+    pub fn display(self, names: &[String]) -> String {
+        let own = |p: PlayerId, z: &str| format!("{}.{z}", names.get(p).map_or("?", |s| s));
+        match self {
+            ZoneRef::Library(p) => own(p, "library"),
+            ZoneRef::Hand(p) => own(p, "hand"),
+            ZoneRef::Graveyard(p) => own(p, "graveyard"),
+            ZoneRef::Outside(p) => own(p, "outside"),
+            ZoneRef::Battlefield => "battlefield".into(),
+            ZoneRef::Stack => "stack".into(),
+            ZoneRef::Exile => "exile".into(),
+            ZoneRef::Command => "command".into(),
+        }
+    }
+
+    /// Parses a zone name as written by [`ZoneRef::display`].
+    pub fn parse(text: &str, names: &[String]) -> Result<ZoneRef, String> {
+        match text {
+            "battlefield" => return Ok(ZoneRef::Battlefield),
+            "stack" => return Ok(ZoneRef::Stack),
+            "exile" => return Ok(ZoneRef::Exile),
+            "command" => return Ok(ZoneRef::Command),
+            _ => {}
+        }
+        let Some((who, zone)) = text.rsplit_once('.') else {
+            return Err(format!(
+                "unknown zone `{text}`: expected battlefield, stack, exile, command, or PLAYER.library/hand/graveyard/outside"
+            ));
+        };
+        let p = names
+            .iter()
+            .position(|n| n == who)
+            .ok_or_else(|| format!("unknown player `{who}` in zone `{text}`; players are {}", names.join(", ")))?;
+        match zone {
+            "library" => Ok(ZoneRef::Library(p)),
+            "hand" => Ok(ZoneRef::Hand(p)),
+            "graveyard" => Ok(ZoneRef::Graveyard(p)),
+            "outside" => Ok(ZoneRef::Outside(p)),
+            _ => Err(format!("unknown zone `{zone}` in `{text}`: expected library, hand, graveyard or outside")),
+        }
+    }
+}
+
+/// One card or token and its state.
+#[derive(Debug, Clone)]
+pub struct Obj {
+    /// The scenario's id for this card: stable across zone changes.
+    pub id: String,
+    /// Its definition.
+    pub def: Arc<CardDef>,
+    /// Its characteristics off the stack (709.4 for split cards), computed once per definition.
+    pub chars: Arc<Chars>,
+    /// Owner (CR 108.3).
+    pub owner: PlayerId,
+    /// Controller while on the battlefield or stack.
+    pub controller: PlayerId,
+    /// Where it is.
+    pub zone: ZoneRef,
+    /// Increments each time it becomes a new object (CR 400.7).
+    pub object_no: u32,
+    /// Bit set of players who have seen this object's face since it became this object.
+    pub known: u8,
+    /// +1/+1 counters.
+    pub counters: u32,
+    /// A token (CR 111): it ceases to exist outside the battlefield (704.5d), not modelled yet.
+    pub token: bool,
+}
+
+/// A player's state.
+#[derive(Debug, Clone)]
+pub struct Player {
+    /// Name, unique in the scenario.
+    pub name: String,
+    /// Life total.
+    pub life: i32,
+}
+
+/// Which positions of a library the rules fix. Initially every position is fixed (the scenario
+/// lists the library top first); a shuffle (CR 701.24a) makes every position random; cards put on
+/// top afterwards have fixed positions again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LibraryShape {
+    /// How many cards from the top have known positions.
+    pub top_fixed: usize,
+    /// How many cards from the bottom have known positions.
+    pub bottom_fixed: usize,
+}
+
+/// The whole game state.
+#[derive(Debug, Clone)]
+pub struct Game {
+    /// Players in turn order, the active player first.
+    pub players: Vec<Player>,
+    /// Every object, by slot.
+    pub objs: Vec<Obj>,
+    /// Zone contents, in order (top first for libraries, graveyards and the stack).
+    pub zones: BTreeMap<ZoneRef, Vec<ObjId>>,
+    /// Per-player library shapes.
+    pub shapes: Vec<LibraryShape>,
+}
+
+impl Game {
+    /// Player names, by seat.
+    pub fn names(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// Bit set with every player.
+    pub fn everyone(&self) -> u8 {
+        ((1u16 << self.players.len()) - 1) as u8
+    }
+
+    /// A zone's contents (empty if it was never used).
+    pub fn zone(&self, zone: ZoneRef) -> &[ObjId] {
+        self.zones.get(&zone).map_or(&[], |v| v.as_slice())
+    }
+
+    /// A zone's contents, for editing.
+    pub fn zone_mut(&mut self, zone: ZoneRef) -> &mut Vec<ObjId> {
+        self.zones.entry(zone).or_default()
+    }
+
+    /// The object in a slot.
+    pub fn obj(&self, id: ObjId) -> &Obj {
+        &self.objs[id]
+    }
+}
+
+impl fmt::Display for ZoneRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}

@@ -1,0 +1,235 @@
+//! Outcomes: what a scenario ends with, as the oracle computes it and as an engine reports it.
+//!
+//! One serde type serves both sides, so the protocol and the judge read the same thing. Names are
+//! strings (player names, scenario card ids, zone names such as `Bob.library`), which keeps an
+//! engine adapter free of oracle internals.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Something that happened, as recorded in the event log. Every variant that involves a choice
+/// carries that choice (`found`, `card`), so a judge can replay a run from its log alone.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    /// A spell was cast (CR 701.5); `face` names the half of a split card.
+    Cast {
+        /// Caster.
+        player: String,
+        /// Card id.
+        card: String,
+        /// Half cast, for a split card (CR 709.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        face: Option<String>,
+    },
+    /// An activated ability was activated.
+    Activated {
+        /// Who activated it.
+        player: String,
+        /// Its source.
+        card: String,
+        /// The ability's name, e.g. `plainscycling`.
+        ability: String,
+    },
+    /// A player searched (CR 701.23). One event per search, however many zones it covered and
+    /// however many instructions were merged into it (701.23h).
+    Searched {
+        /// Who searched.
+        player: String,
+        /// The zones searched, e.g. `[Bob.graveyard, Bob.hand, Bob.library]`.
+        zones: Vec<String>,
+        /// When a replacement limited the library part to its top N cards (701.23f).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        library_top: Option<u32>,
+        /// The cards found, in the order of the instructions that asked for them.
+        found: Vec<String>,
+    },
+    /// Cards were revealed to every player (CR 701.20a).
+    Revealed {
+        /// Who revealed them.
+        player: String,
+        /// The cards.
+        cards: Vec<String>,
+    },
+    /// A library was shuffled (CR 701.24a).
+    Shuffled {
+        /// Whose library.
+        library: String,
+    },
+    /// A triggered ability triggered (CR 603.2).
+    Triggered {
+        /// The ability's source.
+        source: String,
+        /// Its controller.
+        controller: String,
+        /// What it triggered on: `dies`, `enters`, `searched_library`, `shuffled_library`.
+        on: String,
+    },
+    /// A card changed zones (CR 400.7: it is a new object afterwards).
+    Moved {
+        /// Card id.
+        card: String,
+        /// Zone it left.
+        from: String,
+        /// Zone it entered.
+        to: String,
+    },
+    /// A player chose a card (for example from a revealed hand).
+    Chose {
+        /// Who chose.
+        player: String,
+        /// The card.
+        card: String,
+    },
+    /// A player sacrificed a permanent.
+    Sacrificed {
+        /// Who sacrificed.
+        player: String,
+        /// The permanent.
+        card: String,
+    },
+    /// A player lost life.
+    LostLife {
+        /// Who.
+        player: String,
+        /// How much.
+        amount: u32,
+    },
+    /// Counters were put on a permanent.
+    Counters {
+        /// The permanent.
+        card: String,
+        /// How many +1/+1 counters.
+        count: u32,
+    },
+}
+
+impl Event {
+    /// The variant's name as written in logs.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Cast { .. } => "cast",
+            Event::Activated { .. } => "activated",
+            Event::Searched { .. } => "searched",
+            Event::Revealed { .. } => "revealed",
+            Event::Shuffled { .. } => "shuffled",
+            Event::Triggered { .. } => "triggered",
+            Event::Moved { .. } => "moved",
+            Event::Chose { .. } => "chose",
+            Event::Sacrificed { .. } => "sacrificed",
+            Event::LostLife { .. } => "lost_life",
+            Event::Counters { .. } => "counters",
+        }
+    }
+}
+
+/// An event and the scenario step (0-based) during which it happened.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct LoggedEvent {
+    /// Index of the step in the scenario's `steps`.
+    pub step: usize,
+    /// The event.
+    #[serde(flatten)]
+    pub event: Event,
+}
+
+/// A final game state and the event log that led to it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Outcome {
+    /// Zone name → card ids in order (libraries, graveyards and the stack top first). Empty zones
+    /// may be left out. Abilities on the stack appear as `ability:<source id>`.
+    pub zones: BTreeMap<String, Vec<String>>,
+    /// For cards in hidden zones (hands, libraries, outside the game): who has seen the card since
+    /// it became its current object, sorted by name. Cards nobody knows are left out.
+    #[serde(default)]
+    pub known: BTreeMap<String, Vec<String>>,
+    /// Life totals by player.
+    #[serde(default)]
+    pub life: BTreeMap<String, i32>,
+    /// +1/+1 counters on permanents (left out when zero).
+    #[serde(default)]
+    pub counters: BTreeMap<String, u32>,
+    /// Event log in order.
+    #[serde(default)]
+    pub events: Vec<LoggedEvent>,
+}
+
+/// Positions of a library that the rules fix; the rest of it is in random order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+pub struct FixedPositions {
+    /// Cards at the top whose positions are fixed.
+    pub top: usize,
+    /// Cards at the bottom whose positions are fixed.
+    pub bottom: usize,
+}
+
+/// An outcome the oracle computed, with which library positions are fixed. Its `outcome` is in
+/// canonical form: the random middle of each library sorted by id, and events within one step in
+/// canonical order (see [`canonical_events`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LegalOutcome {
+    /// The outcome, canonical.
+    pub outcome: Outcome,
+    /// Fixed library positions, by library zone name (`Bob.library`).
+    pub fixed: BTreeMap<String, FixedPositions>,
+}
+
+/// Puts a library's random middle in sorted order, so libraries that differ only by a shuffle
+/// compare equal (701.24a: after a shuffle no order is meaningful).
+pub fn canonical_library(cards: &mut [String], fixed: FixedPositions) {
+    let len = cards.len();
+    let top = fixed.top.min(len);
+    let bottom = fixed.bottom.min(len - top);
+    cards[top..len - bottom].sort_unstable();
+}
+
+/// Canonical order of a log: by step; within a step, `searched` events keep their relative order
+/// (it is the APNAP order of the searchers' decisions, 701.23i) and come first, every other event
+/// is sorted. Engines are not required to agree on how they order the simultaneous parts of one
+/// resolution.
+pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
+    let mut keyed: Vec<(usize, u8, usize, &LoggedEvent)> = events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match e.event {
+            Event::Searched { .. } => (e.step, 0, i, e),
+            _ => (e.step, 1, 0, e),
+        })
+        .collect();
+    keyed.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
+    keyed.into_iter().map(|k| k.3.clone()).collect()
+}
+
+/// Zones whose order is part of an outcome: libraries and the stack (400.5). Graveyards are
+/// ordered too, but cards put into one at the same time may be arranged by their owner, and no
+/// search rule depends on graveyard order, so outcomes compare graveyards as sets.
+pub fn is_ordered_zone(zone: &str) -> bool {
+    zone.ends_with(".library") || zone == "stack"
+}
+
+impl Outcome {
+    /// This outcome in the canonical form of `fixed`: zones with no cards dropped, library middles
+    /// sorted, events in canonical order, `known` lists sorted.
+    pub fn canonical(&self, fixed: &BTreeMap<String, FixedPositions>) -> Outcome {
+        let mut out = self.clone();
+        out.zones.retain(|_, v| !v.is_empty());
+        for (zone, cards) in out.zones.iter_mut() {
+            if zone.ends_with(".library") {
+                canonical_library(cards, fixed.get(zone).copied().unwrap_or_default());
+            } else if !is_ordered_zone(zone) {
+                cards.sort_unstable();
+            }
+        }
+        out.known.retain(|_, v| !v.is_empty());
+        for players in out.known.values_mut() {
+            players.sort();
+            players.dedup();
+        }
+        out.counters.retain(|_, v| *v != 0);
+        out.events = canonical_events(&self.events);
+        out
+    }
+}

@@ -1,0 +1,159 @@
+//! Characteristics the search rules read: names, mana value, colours, types (CR 109.3, 202, 205)
+//! and how split cards combine them (CR 709).
+
+use std::collections::BTreeSet;
+
+use crate::cards::def::{CardDef, CardType, Color, Keyword, Supertype};
+use crate::effects::Filter;
+
+/// The characteristics of a card as one object.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Chars {
+    /// Names; a split card off the stack has both (709.4a).
+    pub names: Vec<String>,
+    /// Mana value (202.3); a split card off the stack has the sum of its halves' (709.4).
+    pub mana_value: u32,
+    /// Colours.
+    pub colors: BTreeSet<Color>,
+    /// Card types.
+    pub types: BTreeSet<CardType>,
+    /// Subtypes.
+    pub subtypes: BTreeSet<String>,
+    /// Supertypes.
+    pub supertypes: BTreeSet<Supertype>,
+    /// Keywords, including ones implied by parameters (flashback cost, cycling abilities).
+    pub keywords: BTreeSet<Keyword>,
+}
+
+/// Mana value of a mana cost (202.3): each generic number counts its value, every other symbol
+/// (coloured, hybrid, Phyrexian, colourless) counts one, X counts zero (202.3e, off the stack).
+pub fn mana_value(cost: &str) -> u32 {
+    symbols(cost)
+        .map(|sym| {
+            if let Ok(n) = sym.parse::<u32>() {
+                n
+            } else if sym.eq_ignore_ascii_case("x") || sym.eq_ignore_ascii_case("y") {
+                0
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+/// Colours of a mana cost (202.2): every coloured mana symbol, hybrid symbols giving both.
+pub fn cost_colors(cost: &str) -> BTreeSet<Color> {
+    let mut colors = BTreeSet::new();
+    for sym in symbols(cost) {
+        for c in sym.chars() {
+            let color = match c.to_ascii_uppercase() {
+                'W' => Color::White,
+                'U' => Color::Blue,
+                'B' => Color::Black,
+                'R' => Color::Red,
+                'G' => Color::Green,
+                _ => continue,
+            };
+            colors.insert(color);
+        }
+    }
+    colors
+}
+
+fn symbols(cost: &str) -> impl Iterator<Item = &str> {
+    cost.split('{').filter_map(|part| part.split_once('}').map(|(sym, _)| sym))
+}
+
+/// Characteristics of one face (an ordinary card, or one half of a split card).
+pub fn face_chars(face: &CardDef) -> Chars {
+    let cost = face.mana_cost.as_deref().unwrap_or("");
+    let mut keywords: BTreeSet<Keyword> = face.keywords.iter().copied().collect();
+    if face.flashback.is_some() {
+        keywords.insert(Keyword::Flashback);
+    }
+    if face.dredge.is_some() {
+        keywords.insert(Keyword::Dredge);
+    }
+    // 702.29f: an effect that looks for a card with cycling finds a card with typecycling.
+    if face.abilities.iter().any(|a| a.cycling) {
+        keywords.insert(Keyword::Cycling);
+    }
+    Chars {
+        names: vec![face.name.clone()],
+        mana_value: mana_value(cost),
+        colors: match &face.colors {
+            Some(colors) => colors.iter().copied().collect(),
+            None => cost_colors(cost),
+        },
+        types: face.types.iter().copied().collect(),
+        subtypes: face.subtypes.iter().cloned().collect(),
+        supertypes: face.supertypes.iter().copied().collect(),
+        keywords,
+    }
+}
+
+/// Characteristics of a card in any zone but the stack (709.4): a split card's are those of its
+/// two halves combined — both names, the summed mana value, every colour and type.
+pub fn card_chars(def: &CardDef) -> Chars {
+    if !def.is_split() {
+        return face_chars(def);
+    }
+    let mut combined = Chars::default();
+    for half in &def.split {
+        let c = face_chars(half);
+        combined.names.extend(c.names);
+        combined.mana_value += c.mana_value;
+        combined.colors.extend(c.colors);
+        combined.types.extend(c.types);
+        combined.subtypes.extend(c.subtypes);
+        combined.supertypes.extend(c.supertypes);
+        combined.keywords.extend(c.keywords);
+    }
+    combined
+}
+
+/// Characteristics of a spell on the stack (709.3b): only the half being cast exists.
+pub fn stack_chars(def: &CardDef, half: Option<usize>) -> Chars {
+    match half.and_then(|h| def.split.get(h)) {
+        Some(face) => face_chars(face),
+        None => card_chars(def),
+    }
+}
+
+/// True if `chars` has the quality `filter` states. `same_name` is the names of the object the
+/// filter's `same_name_as` refers to; the caller treats a missing referent as undefined (701.23c)
+/// before asking. An object has a chosen name if any of its names is it (709.4a).
+pub fn matches(chars: &Chars, filter: &Filter, same_name: Option<&[String]>) -> bool {
+    filter.types.iter().all(|t| chars.types.contains(t))
+        && filter.subtypes.iter().all(|t| chars.subtypes.contains(t))
+        && filter.supertypes.iter().all(|t| chars.supertypes.contains(t))
+        && filter.name.as_ref().is_none_or(|n| chars.names.contains(n))
+        && (filter.same_name_as.is_none()
+            || same_name.is_some_and(|names| names.iter().any(|n| chars.names.contains(n))))
+        && filter.keyword.is_none_or(|k| chars.keywords.contains(&k))
+        && filter.mana_value_at_most.is_none_or(|m| chars.mana_value <= m)
+        && filter.mana_value_at_least.is_none_or(|m| chars.mana_value >= m)
+        && filter.color.is_none_or(|c| chars.colors.contains(&c))
+        && (filter.any_of.is_empty() || filter.any_of.iter().any(|f| matches(chars, f, same_name)))
+        && filter.not.as_ref().is_none_or(|f| !matches(chars, f, same_name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mana_value_counts_generic_hybrid_and_x() {
+        assert_eq!(mana_value("{2}{G}{G}"), 4);
+        assert_eq!(mana_value("{1}{B/G}"), 2);
+        assert_eq!(mana_value("{4}{G/W}{G/W}"), 6);
+        assert_eq!(mana_value("{X}{R}"), 1);
+        assert_eq!(mana_value(""), 0);
+    }
+
+    #[test]
+    fn hybrid_symbols_give_both_colours() {
+        let c = cost_colors("{1}{B/G}");
+        assert!(c.contains(&Color::Black) && c.contains(&Color::Green) && c.len() == 2);
+    }
+}

@@ -1,0 +1,31 @@
+//! Rule decisions, one module per Comprehensive Rules section. Each function cites the clause it
+//! implements; the simulator only sequences them.
+
+pub mod apnap;
+pub mod characteristics;
+pub mod search;
+pub mod shuffle;
+pub mod triggers;
+pub mod zones;
+
+/// A broken rule: the clause and what happened, in words a person can act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// CR clause, e.g. `701.23b`.
+    pub clause: &'static str,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl Violation {
+    /// A violation of `clause`.
+    pub fn new(clause: &'static str, message: impl Into<String>) -> Self {
+        Violation { clause, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.clause, self.message)
+    }
+}

@@ -1,0 +1,244 @@
+//! CR 701.23: search — which cards a searcher may find, and which they must.
+//!
+//! A search is planned once ([`plan_part`]) from the cards the searcher looks at; a proposed set
+//! of found cards is then either checked ([`check_found`], used by the judge and by scripted
+//! decisions) or enumerated ([`legal_found_sets`], used by the explorer). Both read the same
+//! [`PartPlan`], which is what keeps the judge and the enumerator in agreement.
+
+use std::collections::BTreeSet;
+
+use crate::effects::{Count, Filter, Relation, Replacement, SearchSpec};
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::rules::Violation;
+use crate::rules::characteristics::matches;
+use crate::rules::zones::is_public;
+
+/// What kind of description a search uses; it decides what must be found (701.23b–d).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quality {
+    /// A stated quality such as a type or a name: in a hidden zone the searcher may fail to find
+    /// (701.23b).
+    Stated,
+    /// Simply a quantity of cards: the searcher must find that many, or as many as possible
+    /// (701.23d).
+    QuantityOnly,
+    /// A quality that refers to something that doesn't exist (a name chosen from an empty hand):
+    /// the zone may be searched but nothing can be found (701.23c).
+    Undefined,
+}
+
+/// The legal finds of one search instruction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartPlan {
+    /// Cards the searcher looked at that match the description (701.23a), in zone order.
+    pub candidates: Vec<ObjId>,
+    /// The candidates in public zones, which a searcher can't pretend not to see.
+    pub public: Vec<ObjId>,
+    /// Fewest cards that must be found.
+    pub min: usize,
+    /// Most cards that may be found.
+    pub max: usize,
+    /// "all": every public candidate must be found (701.23b).
+    pub all: bool,
+    /// Found cards must have different names.
+    pub different_names: bool,
+    /// The kind of description.
+    pub quality: Quality,
+}
+
+/// The Aven Mindcensor replacement (614.1a, 701.23f): if any permanent's controller has an
+/// effect that limits `searcher`'s library searches, the searcher looks only at the top N cards
+/// of any library they search — their own or another's. Several such effects leave the smallest
+/// N: applying one to an already-limited search changes nothing more (614.5).
+pub fn library_cap(game: &Game, searcher: PlayerId) -> Option<u32> {
+    game.zone(ZoneRef::Battlefield)
+        .iter()
+        .flat_map(|&obj| {
+            let o = game.obj(obj);
+            o.def.faces().into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
+                Replacement::SearchTopOfLibrary { count, applies_to } => {
+                    relation_holds(*applies_to, o.controller, searcher).then_some(*count)
+                }
+            })
+        })
+        .min()
+}
+
+/// True if `actor` stands in `relation` to `controller`.
+pub fn relation_holds(relation: Relation, controller: PlayerId, actor: PlayerId) -> bool {
+    match relation {
+        Relation::Any => true,
+        Relation::You => actor == controller,
+        Relation::Opponent => actor != controller,
+    }
+}
+
+/// Classifies a search's description. `same_name` is `Some(names)` when the filter refers to an
+/// object (`same_name_as`) and `Some(None)` when that object doesn't exist.
+pub fn quality(filter: Option<&Filter>, same_name: Option<Option<&[String]>>) -> Quality {
+    match filter {
+        None => Quality::QuantityOnly,
+        Some(f) if f.is_quantity_only() => Quality::QuantityOnly,
+        Some(f) if f.same_name_as.is_some() && matches!(same_name, Some(None) | None) => Quality::Undefined,
+        Some(_) => Quality::Stated,
+    }
+}
+
+/// Plans one search instruction over `looked_at`, the cards in the searched portions of the
+/// searched zones (for a library under a 701.23f replacement, only its top N).
+pub fn plan_part(
+    game: &Game,
+    spec: &SearchSpec,
+    looked_at: &[ObjId],
+    same_name: Option<Option<&[String]>>,
+) -> PartPlan {
+    let quality = quality(spec.filter.as_ref(), same_name);
+    let names = same_name.flatten();
+    let candidates: Vec<ObjId> = match quality {
+        Quality::Undefined => Vec::new(), // 701.23c
+        Quality::QuantityOnly => looked_at.to_vec(),
+        Quality::Stated => {
+            let filter = spec.filter.as_ref().expect("stated quality has a filter");
+            looked_at.iter().copied().filter(|&o| matches(&game.obj(o).chars, filter, names)).collect()
+        }
+    };
+    let public: Vec<ObjId> = candidates.iter().copied().filter(|&o| is_public(game.obj(o).zone)).collect();
+    // 701.23j: a card outside the game is found only by choice ("may choose").
+    let forced_pool = match quality {
+        Quality::QuantityOnly => candidates.iter().filter(|&&o| !matches!(game.obj(o).zone, ZoneRef::Outside(_))).count(),
+        Quality::Stated => public.len(),
+        Quality::Undefined => 0,
+    };
+    let all = spec.count == Count::All;
+    let min = spec.count.asked_min().min(forced_pool);
+    let mut max = spec.count.max().min(candidates.len());
+    if spec.different_names {
+        max = max.min(distinct_names(game, &candidates));
+    }
+    PartPlan { candidates, public, min, max, all, different_names: spec.different_names, quality }
+}
+
+fn distinct_names(game: &Game, cards: &[ObjId]) -> usize {
+    cards.iter().map(|&o| game.obj(o).chars.names.join(" // ")).collect::<BTreeSet<_>>().len()
+}
+
+/// Checks a proposed set of found cards against a plan. `looked_at` and `cap` let the message
+/// say why a card couldn't be found.
+pub fn check_found(
+    game: &Game,
+    plan: &PartPlan,
+    found: &[ObjId],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+) -> Result<(), Violation> {
+    let names = game.names();
+    let label = |o: ObjId| {
+        let obj = game.obj(o);
+        format!("{} ({}, in {})", obj.def.name, obj.id, obj.zone.display(&names))
+    };
+    let mut seen = BTreeSet::new();
+    for &f in found {
+        if !seen.insert(f) {
+            return Err(Violation::new("701.23a", format!("{} was found twice", label(f))));
+        }
+        if !plan.candidates.contains(&f) {
+            let why = if !looked_at.contains(&f) {
+                match (game.obj(f).zone, cap) {
+                    (ZoneRef::Library(_), Some(n)) => {
+                        return Err(Violation::new(
+                            "701.23f",
+                            format!("{} is not among the top {n} cards the searcher was limited to", label(f)),
+                        ));
+                    }
+                    _ => "it is not in a zone that was searched".to_string(),
+                }
+            } else if plan.quality == Quality::Undefined {
+                return Err(Violation::new(
+                    "701.23c",
+                    format!("{} can't be found: the quality searched for is undefined", label(f)),
+                ));
+            } else {
+                "it doesn't match the description".to_string()
+            };
+            return Err(Violation::new("701.23a", format!("{} was found but {why}", label(f))));
+        }
+    }
+    if found.len() > plan.max {
+        return Err(Violation::new(
+            "701.23a",
+            format!("{} cards were found but at most {} could be", found.len(), plan.max),
+        ));
+    }
+    if plan.all
+        && let Some(&missed) = plan.public.iter().find(|o| !found.contains(o))
+    {
+        return Err(Violation::new(
+            "701.23b",
+            format!(
+                "{} is a public zone, so every matching card there must be found; {} was left there",
+                game.obj(missed).zone.display(&names),
+                label(missed)
+            ),
+        ));
+    }
+    if found.len() < plan.min {
+        let (clause, why) = match plan.quality {
+            Quality::QuantityOnly => ("701.23d", "a search simply for a quantity of cards must find that many, or as many as possible"),
+            _ => ("701.23b", "matching cards in a public zone must be found"),
+        };
+        return Err(Violation::new(
+            clause,
+            format!("{} card(s) were found but at least {} had to be: {why}", found.len(), plan.min),
+        ));
+    }
+    if plan.different_names {
+        let mut names_seen = BTreeSet::new();
+        for &f in found {
+            if !names_seen.insert(game.obj(f).chars.names.join(" // ")) {
+                return Err(Violation::new("701.23a", format!("{} shares a name with another found card", label(f))));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every legal set of found cards for a plan, in a fixed order; `None` when there are more than
+/// `limit` (the explorer then reports the scenario as too large to enumerate).
+pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Vec<Vec<ObjId>>> {
+    let mut out = Vec::new();
+    let mut current = Vec::new();
+    let forced: BTreeSet<ObjId> = if plan.all { plan.public.iter().copied().collect() } else { BTreeSet::new() };
+    let ok = subsets(game, plan, &forced, 0, &mut current, &mut out, limit);
+    ok.then_some(out)
+}
+
+fn subsets(
+    game: &Game,
+    plan: &PartPlan,
+    forced: &BTreeSet<ObjId>,
+    index: usize,
+    current: &mut Vec<ObjId>,
+    out: &mut Vec<Vec<ObjId>>,
+    limit: usize,
+) -> bool {
+    if current.len() > plan.max {
+        return true;
+    }
+    if index == plan.candidates.len() {
+        if check_found(game, plan, current, &plan.candidates, None).is_ok() {
+            if out.len() >= limit {
+                return false;
+            }
+            out.push(current.clone());
+        }
+        return true;
+    }
+    let card = plan.candidates[index];
+    if !forced.contains(&card) && !subsets(game, plan, forced, index + 1, current, out, limit) {
+        return false;
+    }
+    current.push(card);
+    let ok = subsets(game, plan, forced, index + 1, current, out, limit);
+    current.pop();
+    ok
+}

@@ -1,0 +1,94 @@
+//! CR 603: which triggered abilities an event triggers, and the order they go on the stack.
+
+use crate::effects::{Effect, TriggerEvent, WhoseLibrary};
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::rules::search::relation_holds;
+
+/// A game event that triggered abilities may be waiting for.
+#[derive(Debug, Clone, Copy)]
+pub enum Happening {
+    /// A player searched, and the search included this library (701.23f: a partial search of a
+    /// library is still a search of it).
+    SearchedLibrary {
+        /// Who searched.
+        searcher: PlayerId,
+        /// Whose library.
+        owner: PlayerId,
+    },
+    /// A library was shuffled by its owner (701.24e–f: even with 0 or 1 cards, once per shuffle).
+    ShuffledLibrary {
+        /// Whose library; its owner is the player who shuffles it.
+        owner: PlayerId,
+    },
+    /// A creature died (it went from the battlefield to a graveyard).
+    Died(ObjId),
+}
+
+/// A triggered ability waiting to be put on the stack (603.3).
+#[derive(Debug, Clone)]
+pub struct PendingTrigger {
+    /// Its source.
+    pub source: ObjId,
+    /// Its controller: the source's controller when it triggered (603.3a).
+    pub controller: PlayerId,
+    /// The instructions it will carry out.
+    pub effect: Vec<Effect>,
+    /// The trigger event's name, for the log.
+    pub on: &'static str,
+    /// The player whose action triggered it ("that player").
+    pub triggering_player: Option<PlayerId>,
+}
+
+/// The abilities `happening` triggers (603.2). Abilities of permanents on the battlefield watch
+/// searches and shuffles; a dying creature's own "when this dies" looks back in time (603.10a),
+/// so the caller passes `died_controller`, the controller it had on the battlefield.
+pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<PlayerId>) -> Vec<PendingTrigger> {
+    let mut out = Vec::new();
+    let sources: Vec<ObjId> = match happening {
+        Happening::Died(obj) => vec![obj],
+        _ => game.zone(ZoneRef::Battlefield).to_vec(),
+    };
+    for source in sources {
+        let o = game.obj(source);
+        let controller = match happening {
+            Happening::Died(_) => died_controller.unwrap_or(o.controller),
+            _ => o.controller,
+        };
+        for face in o.def.faces() {
+            for t in &face.triggers {
+                let fired = match (&t.on, happening) {
+                    (TriggerEvent::Dies, Happening::Died(_)) => Some(("dies", None)),
+                    (TriggerEvent::SearchedLibrary { searcher: rel, library }, Happening::SearchedLibrary { searcher, owner }) => {
+                        (relation_holds(*rel, controller, searcher) && whose_ok(*library, searcher, owner))
+                            .then_some(("searched_library", Some(searcher)))
+                    }
+                    (TriggerEvent::ShuffledLibrary { shuffler: rel, library }, Happening::ShuffledLibrary { owner }) => {
+                        (relation_holds(*rel, controller, owner) && whose_ok(*library, owner, owner))
+                            .then_some(("shuffled_library", Some(owner)))
+                    }
+                    _ => None,
+                };
+                if let Some((on, triggering_player)) = fired {
+                    out.push(PendingTrigger { source, controller, effect: t.effect.clone(), on, triggering_player });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn whose_ok(whose: WhoseLibrary, actor: PlayerId, owner: PlayerId) -> bool {
+    match whose {
+        WhoseLibrary::Any => true,
+        WhoseLibrary::Their => actor == owner,
+    }
+}
+
+/// 603.3b: pending triggers go on the stack in APNAP order — the active player's first, so they
+/// end up lowest. Within one player's triggers the order would be that player's choice; the
+/// oracle keeps the order they triggered in (a documented simplification: no bundled scenario
+/// has one player with two triggers whose order matters).
+pub fn stack_order(mut pending: Vec<PendingTrigger>) -> Vec<PendingTrigger> {
+    pending.sort_by_key(|t| t.controller);
+    pending
+}

@@ -1,0 +1,96 @@
+//! CR 400: zones — public and hidden zones, owners' zones, and new objects on zone changes.
+
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::rules::apnap::bit;
+
+/// 400.2: graveyard, battlefield, stack, exile and command are public; library and hand are
+/// hidden even when every card in them has been revealed. Cards outside the game (400.11) are
+/// not in a zone; they are treated as hidden from everyone but their owner.
+pub fn is_public(zone: ZoneRef) -> bool {
+    matches!(
+        zone,
+        ZoneRef::Graveyard(_) | ZoneRef::Battlefield | ZoneRef::Stack | ZoneRef::Exile | ZoneRef::Command
+    )
+}
+
+/// 400.3: a card bound for a library, hand or graveyard goes to its owner's.
+pub fn owners_zone(zone: ZoneRef, owner: PlayerId) -> ZoneRef {
+    match zone {
+        ZoneRef::Library(_) => ZoneRef::Library(owner),
+        ZoneRef::Hand(_) => ZoneRef::Hand(owner),
+        ZoneRef::Graveyard(_) => ZoneRef::Graveyard(owner),
+        ZoneRef::Outside(_) => ZoneRef::Outside(owner),
+        other => other,
+    }
+}
+
+/// Who sees a new object's face when it arrives in `zone`: everyone in a public zone (400.2),
+/// the owner in their hand or among their cards outside the game, nobody in a library (401.2).
+pub fn default_knowledge(game: &Game, zone: ZoneRef, owner: PlayerId) -> u8 {
+    match zone {
+        z if is_public(z) => game.everyone(),
+        ZoneRef::Hand(_) | ZoneRef::Outside(_) => bit(owner),
+        _ => 0,
+    }
+}
+
+/// Where in a zone a moved card goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// On top (libraries, graveyards, the stack) or at the end (other zones).
+    Top,
+    /// At the bottom.
+    Bottom,
+}
+
+/// Moves an object (400.7: it becomes a new object with no memory of the old one, so its
+/// knowledge starts over from the destination's default plus `seen_by`, the players who saw it
+/// move). Returns the zone it actually went to, after 400.3.
+pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position, seen_by: u8) -> ZoneRef {
+    let from = game.objs[obj].zone;
+    let owner = game.objs[obj].owner;
+    let to = owners_zone(to, owner);
+    if let Some(list) = game.zones.get_mut(&from)
+        && let Some(idx) = list.iter().position(|&o| o == obj)
+    {
+        list.remove(idx);
+        if let ZoneRef::Library(p) = from {
+            let len = list.len();
+            let shape = &mut game.shapes[p];
+            // The removed card leaves a fixed region only if it was in one; a card taken from the
+            // random middle leaves both fixed regions as they were.
+            if idx < shape.top_fixed {
+                shape.top_fixed -= 1;
+            } else if idx >= len + 1 - shape.bottom_fixed.min(len + 1) {
+                shape.bottom_fixed -= 1;
+            }
+        }
+    }
+    let knowledge = default_knowledge(game, to, owner) | seen_by;
+    let ordered_from_top = matches!(to, ZoneRef::Library(_) | ZoneRef::Graveyard(_) | ZoneRef::Stack);
+    let list = game.zone_mut(to);
+    if position == Position::Top && ordered_from_top {
+        list.insert(0, obj);
+    } else {
+        list.push(obj);
+    }
+    if let ZoneRef::Library(p) = to {
+        let old_len = game.zone(to).len() - 1;
+        let shape = &mut game.shapes[p];
+        let fully_fixed = shape.top_fixed >= old_len;
+        if position == Position::Top || fully_fixed {
+            shape.top_fixed += 1;
+        } else {
+            shape.bottom_fixed += 1;
+        }
+    }
+    let o = &mut game.objs[obj];
+    o.zone = to;
+    o.object_no += 1;
+    o.known = knowledge;
+    o.counters = 0;
+    if to != ZoneRef::Battlefield && to != ZoneRef::Stack {
+        o.controller = o.owner;
+    }
+    to
+}

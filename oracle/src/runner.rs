@@ -1,0 +1,144 @@
+//! Running scenarios: load, enumerate, check expectations, and cross-check judge and enumerator.
+//! Shared by the CLI and the tests, so both see the same verdicts.
+
+use std::path::Path;
+
+use crate::cards::CardPool;
+use crate::expect;
+use crate::explore::{DEFAULT_RUN_LIMIT, Exploration, explore, first_run};
+use crate::judge::{Verdict, judge};
+use crate::outcome::{LoggedEvent, Outcome};
+use crate::scenario::{LoadError, Loaded, load_file};
+use crate::sim::SimError;
+
+/// The result of running one scenario.
+#[derive(Debug)]
+pub enum RunResult {
+    /// Every expectation holds.
+    Pass {
+        /// The scenario.
+        loaded: Box<Loaded>,
+        /// Its legal outcomes.
+        exploration: Exploration,
+    },
+    /// Some expectation fails; each failure located in the file.
+    Fail {
+        /// The scenario.
+        loaded: Box<Loaded>,
+        /// Located failures.
+        failures: Vec<LoadError>,
+    },
+    /// The file is not a valid scenario.
+    Invalid(LoadError),
+}
+
+impl RunResult {
+    /// True for a pass.
+    pub fn passed(&self) -> bool {
+        matches!(self, RunResult::Pass { .. })
+    }
+}
+
+/// Turns a simulation error into a located error.
+pub fn locate_sim_error(loaded: &Loaded, error: &SimError) -> LoadError {
+    match error {
+        SimError::Invalid { step, message } => loaded.error_at(&format!("steps[{step}]"), message.clone()),
+        SimError::ScriptIllegal { entry, violation, options } => {
+            let legal = if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) };
+            loaded.error_at(&format!("decisions[{entry}]"), format!("not a legal choice — {violation}{legal}"))
+        }
+        SimError::Illegal { violation, step, options } => loaded.error_at(
+            &format!("steps[{step}]"),
+            format!("{violation}{}", if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) }),
+        ),
+        SimError::Unsupported(m) => loaded.error_at("steps", format!("not modelled: {m}")),
+        SimError::TooLarge(m) => loaded.error_at("", format!("too large to enumerate: {m}")),
+        SimError::NoAnswer { step, message, .. } => loaded.error_at(&format!("steps[{step}]"), message.clone()),
+    }
+}
+
+/// Loads and runs one scenario file.
+pub fn run_file(path: &Path, pool: &CardPool) -> RunResult {
+    match load_file(path, pool) {
+        Ok(loaded) => run_loaded(loaded),
+        Err(e) => RunResult::Invalid(e),
+    }
+}
+
+/// Runs a loaded scenario: checks its script, enumerates, checks expectations, and checks that
+/// the judge accepts every enumerated outcome.
+pub fn run_loaded(loaded: Loaded) -> RunResult {
+    match first_run(&loaded.setup) {
+        Err(e) => return RunResult::Invalid(locate_sim_error(&loaded, &e)),
+        Ok((_, unused)) => {
+            if let Some(&i) = unused.first() {
+                return RunResult::Invalid(loaded.error_at(
+                    &format!("decisions[{i}]"),
+                    "this decision never came up: no choice of that kind for that player happens in the steps",
+                ));
+            }
+        }
+    }
+    let exploration = match explore(&loaded.setup, DEFAULT_RUN_LIMIT) {
+        Ok(x) => x,
+        Err(e) => return RunResult::Invalid(locate_sim_error(&loaded, &e)),
+    };
+    let names_of = |id: &str| loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default();
+    let mut failures: Vec<LoadError> = expect::check(&loaded.scenario, &exploration, &names_of)
+        .into_iter()
+        .map(|(path, message)| loaded.error_at(&path, message))
+        .collect();
+    for (i, legal) in exploration.outcomes.values().enumerate() {
+        let observed = concrete(&legal.outcome);
+        if let verdict @ (Verdict::Illegal(_) | Verdict::Error(_)) = judge(&loaded.setup, &observed) {
+            failures.push(loaded.error_at("", format!("internal disagreement: the judge rejects enumerated outcome #{}: {verdict:?}", i + 1)));
+        }
+    }
+    if failures.is_empty() {
+        RunResult::Pass { loaded: Box::new(loaded), exploration }
+    } else {
+        RunResult::Fail { loaded: Box::new(loaded), failures }
+    }
+}
+
+/// An outcome as an engine would report it: every library in one concrete order (the oracle's
+/// canonical one stands in for any shuffle result) and events in log order.
+pub fn concrete(outcome: &Outcome) -> Outcome {
+    outcome.clone()
+}
+
+/// A short, readable rendering of one outcome for `explain`.
+pub fn render_outcome(outcome: &Outcome) -> String {
+    let mut out = String::new();
+    for (zone, cards) in &outcome.zones {
+        out.push_str(&format!("    {zone}: [{}]\n", cards.join(", ")));
+    }
+    for (card, who) in &outcome.known {
+        out.push_str(&format!("    known: {card} → {}\n", who.join(", ")));
+    }
+    for (card, n) in &outcome.counters {
+        out.push_str(&format!("    counters: {card} +{n}\n"));
+    }
+    out.push_str(&format!(
+        "    life: {}\n",
+        outcome.life.iter().map(|(p, l)| format!("{p} {l}")).collect::<Vec<_>>().join(", ")
+    ));
+    out.push_str("    events:\n");
+    for e in &outcome.events {
+        out.push_str(&format!("      {}\n", render_event(e)));
+    }
+    out
+}
+
+fn render_event(e: &LoggedEvent) -> String {
+    let json = serde_json::to_value(&e.event).unwrap_or_default();
+    let mut parts = Vec::new();
+    if let Some(map) = json.as_object() {
+        for (k, v) in map {
+            if k != "event" {
+                parts.push(format!("{k}={}", v.to_string().trim_matches('"')));
+            }
+        }
+    }
+    format!("[{}] {} {}", e.step, e.event.kind(), parts.join(" "))
+}

@@ -1,0 +1,368 @@
+//! The scenario file format (YAML, one scenario per file; the path is its id).
+//!
+//! Every struct denies unknown keys, so a typo is an error rather than a silently ignored line.
+//! `mtg-oracle schema` prints the JSON Schema generated from these types.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::cards::def::CardDef;
+
+/// A scenario: a game state, the steps that drive it, and what must hold of its legal outcomes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// One line saying what the scenario shows.
+    pub title: String,
+    /// The CR clauses it exercises, e.g. `["701.23b", "400.2"]`.
+    pub rules: Vec<String>,
+    /// Where it comes from.
+    pub source: Source,
+    /// Free-form tags (features an engine may not support, e.g. `outside-the-game`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Longer explanation, in your own words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Hypothetical cards used only by this scenario (same format as the card pool).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cards: Vec<CardDef>,
+    /// Players in turn order; the first is the active player (CR 101.4). 2 to 4.
+    pub players: Vec<PlayerSetup>,
+    /// Permanents on the battlefield at the start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battlefield: Vec<CardSetup>,
+    /// Cards in exile at the start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exile: Vec<CardSetup>,
+    /// What happens, in order.
+    pub steps: Vec<Step>,
+    /// Choices fixed in advance. A decision not scripted here may go any legal way.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub decisions: Vec<ScriptedDecision>,
+    /// What must hold.
+    pub expect: Expectations,
+}
+
+/// Provenance of a scenario.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// What kind of source.
+    pub kind: SourceKind,
+    /// A reference: the CR clause of an example, a ruling's card and date, a bug URL.
+    pub reference: String,
+}
+
+/// Kinds of scenario sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceKind {
+    /// An example printed in the Comprehensive Rules, as written.
+    CrExample,
+    /// A variant of a CR example.
+    CrVariant,
+    /// The text of a CR clause itself.
+    Clause,
+    /// An official card ruling.
+    CardRuling,
+    /// An engine's bug report.
+    EngineBug,
+    /// Found by fuzzing.
+    FuzzFinding,
+}
+
+/// One player's starting state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSetup {
+    /// Unique name.
+    pub name: String,
+    /// Starting life total (default 20).
+    #[serde(default = "twenty")]
+    pub life: i32,
+    /// Library, TOP FIRST.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub library: Vec<CardSetup>,
+    /// Hand.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hand: Vec<CardSetup>,
+    /// Graveyard, TOP FIRST.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub graveyard: Vec<CardSetup>,
+    /// Cards this player owns outside the game, e.g. a sideboard (CR 400.11).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside: Vec<CardSetup>,
+}
+
+fn twenty() -> i32 {
+    20
+}
+
+/// A card in a starting zone: a card name, or a map with the name and more.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CardSetup {
+    /// The card's name (bundled pool or this scenario's `cards`).
+    pub card: String,
+    /// Its id in steps, decisions and expectations. Default: the name in lower case with
+    /// non-alphanumerics as `-`, and `-2`, `-3`… for later cards with the same default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Owner, for a permanent or exiled card; default: the first player. In a player's own zones
+    /// the owner is that player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Controller of a permanent; default: its owner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<String>,
+    /// Players who have already seen this card (hidden zones only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known_to: Vec<String>,
+}
+
+/// The map form of [`CardSetup`].
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct CardSetupFull {
+    /// The card's name.
+    card: String,
+    /// Its id (default: derived from the name).
+    #[serde(default)]
+    id: Option<String>,
+    /// Owner (battlefield and exile only).
+    #[serde(default)]
+    owner: Option<String>,
+    /// Controller (battlefield only).
+    #[serde(default)]
+    controller: Option<String>,
+    /// Players who have already seen it (hidden zones only).
+    #[serde(default)]
+    known_to: Vec<String>,
+}
+
+impl JsonSchema for CardSetup {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CardSetup".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let full = generator.subschema_for::<CardSetupFull>();
+        schemars::json_schema!({
+            "description": "A card: its name, or a map with `card` and optionally `id`, `owner`, `controller`, `known_to`.",
+            "anyOf": [{ "type": "string" }, full]
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for CardSetup {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CardSetup;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a card name, or a map with `card` and optionally `id`, `owner`, `controller`, `known_to`")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<CardSetup, E> {
+                Ok(CardSetup { card: v.to_string(), id: None, owner: None, controller: None, known_to: Vec::new() })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CardSetup, A::Error> {
+                let f = CardSetupFull::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                Ok(CardSetup { card: f.card, id: f.id, owner: f.owner, controller: f.controller, known_to: f.known_to })
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// One step. Cards are named by id, players by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// Cast a spell from hand (CR 601).
+    Cast {
+        /// Caster.
+        player: String,
+        /// Card id.
+        card: String,
+        /// For a split card, the name of the half cast (709.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        face: Option<String>,
+        /// Target card ids or player names, in the order the card lists its targets.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
+    },
+    /// Activate an ability by name, e.g. `plainscycling`.
+    Activate {
+        /// Who activates.
+        player: String,
+        /// Card id.
+        card: String,
+        /// The ability's name.
+        ability: String,
+    },
+    /// Resolve the top object of the stack.
+    Resolve,
+    /// Resolve everything on the stack, top first, including abilities that trigger meanwhile.
+    ResolveAll,
+    /// A creature dies.
+    Dies {
+        /// Card id.
+        card: String,
+    },
+    /// A player draws.
+    Draw {
+        /// Who draws.
+        player: String,
+        /// How many (default 1).
+        #[serde(default = "one")]
+        count: u32,
+    },
+    /// An object is exiled by something outside the scenario (e.g. in response to a spell).
+    Exile {
+        /// Card id.
+        card: String,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A choice fixed in advance. Decisions are matched to the scenario's choices in order, by kind
+/// and player: the first `search` entry for Bob answers Bob's first search, and so on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScriptedDecision {
+    /// The cards a search finds, by id (empty: find nothing).
+    Search {
+        /// Who searches.
+        player: String,
+        /// The found cards. For several merged instructions (701.23h), list them in order.
+        find: Vec<String>,
+    },
+    /// Whether to do something the effect says "may" do (search, put counters).
+    May {
+        /// Who chooses.
+        player: String,
+        /// Yes or no.
+        accept: bool,
+    },
+    /// A card chosen from among options (e.g. from a revealed hand).
+    Choose {
+        /// Who chooses.
+        player: String,
+        /// The card id.
+        card: String,
+    },
+    /// The permanent sacrificed.
+    Sacrifice {
+        /// Who sacrifices.
+        player: String,
+        /// The card id.
+        card: String,
+    },
+}
+
+/// What must hold of the set of legal outcomes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Expectations {
+    /// Exactly how many distinct legal outcomes there are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcomes: Option<usize>,
+    /// Holds in every legal outcome.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub always: Vec<Assertion>,
+    /// Holds in at least one legal outcome.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sometimes: Vec<Assertion>,
+    /// Holds in no legal outcome.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub never: Vec<Assertion>,
+    /// The exact final zones, for a fully scripted scenario with one outcome. Zone name → card
+    /// ids (libraries top first; positions a shuffle randomised are compared as a set). Zones not
+    /// listed must be empty.
+    #[serde(default, rename = "final", skip_serializing_if = "Option::is_none")]
+    pub final_zones: Option<BTreeMap<String, Vec<String>>>,
+}
+
+/// A statement about one outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Assertion {
+    /// The card is in the zone (`exile`, `Bob.library`, …).
+    Zone {
+        /// Card id.
+        card: String,
+        /// Zone name.
+        zone: String,
+    },
+    /// The zone holds this many cards (with this name, if given).
+    Count {
+        /// Zone name.
+        zone: String,
+        /// Only cards with this name (either half's name for a split card).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        /// How many.
+        count: usize,
+    },
+    /// These cards are on top of the player's library, in this order, at positions the rules fix.
+    Top {
+        /// Whose library.
+        player: String,
+        /// Card ids, top first.
+        cards: Vec<String>,
+    },
+    /// The player's library was left in random order (shuffled after it was last set up).
+    Shuffled {
+        /// Whose library.
+        player: String,
+    },
+    /// Exactly these players have seen the card since it became its current object.
+    Known {
+        /// Card id.
+        card: String,
+        /// Player names (empty: nobody).
+        to: Vec<String>,
+    },
+    /// A player's life total.
+    Life {
+        /// Player.
+        player: String,
+        /// Life.
+        life: i32,
+    },
+    /// +1/+1 counters on a permanent.
+    Counters {
+        /// Card id.
+        card: String,
+        /// How many.
+        count: u32,
+    },
+    /// How many logged events match (every given field must match).
+    Events {
+        /// Event kind: searched, shuffled, revealed, triggered, moved, cast, activated, chose,
+        /// sacrificed, lost_life, counters.
+        kind: String,
+        /// The acting player (searcher, revealer, caster…) or the library's owner for `shuffled`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
+        /// A card the event involves (moved/found/revealed card, trigger source…).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        /// For `searched`: one of the zones searched, e.g. `Bob.library`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        zone: Option<String>,
+        /// How many such events.
+        count: usize,
+    },
+    /// Players' searches in one step happened in this order (APNAP, 701.23i).
+    SearchOrder {
+        /// Player names, in order.
+        players: Vec<String>,
+    },
+}

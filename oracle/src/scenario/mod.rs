@@ -1,0 +1,539 @@
+//! Loading scenarios: YAML → [`Scenario`] → a [`Setup`] the simulator can run. Every error names
+//! file:line:column.
+
+pub mod format;
+pub mod locate;
+pub mod script;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::cards::def::CardDef;
+use crate::cards::{CardPool, closest};
+use crate::model::{Game, LibraryShape, Obj, ObjId, Player, PlayerId, ZoneRef};
+use crate::rules::apnap::bit;
+use crate::rules::characteristics::card_chars;
+use crate::rules::zones::default_knowledge;
+use crate::sim::{Action, TargetChoice};
+use format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
+use locate::{YamlIndex, format_path, parse_path};
+use script::{ScriptEntry, ScriptKind};
+
+/// A located error in a scenario file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file (or scenario id).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A scenario ready to run.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The initial game.
+    pub game: Game,
+    /// The steps, resolved.
+    pub actions: Vec<Action>,
+    /// The scripted decisions, resolved, in file order.
+    pub script: Vec<ScriptEntry>,
+    /// Card id → object.
+    pub ids: BTreeMap<String, ObjId>,
+}
+
+/// A loaded scenario.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// Its id: the path it was loaded from, as given.
+    pub id: String,
+    /// The parsed file.
+    pub scenario: Scenario,
+    /// The runnable setup.
+    pub setup: Setup,
+    /// The source text, kept to locate errors found while running.
+    pub source: String,
+}
+
+impl Loaded {
+    /// A located error about the node at `path` (dotted, e.g. `decisions[2]`).
+    pub fn error_at(&self, path: &str, message: impl Into<String>) -> LoadError {
+        locate_error(&self.id, &self.source, path, message.into())
+    }
+}
+
+fn locate_error(file: &str, source: &str, path: &str, message: String) -> LoadError {
+    let pos = YamlIndex::parse(source).map(|ix| ix.locate(&parse_path(path)));
+    let (line, column) = pos.map_or((1, 1), |p| (p.line, p.column));
+    let message = if path.is_empty() { message } else { format!("{path}: {message}") };
+    LoadError { file: file.to_string(), line, column, message }
+}
+
+/// Loads a scenario file.
+pub fn load_file(path: &Path, pool: &CardPool) -> Result<Loaded, LoadError> {
+    let id = path.display().to_string();
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| LoadError { file: id.clone(), line: 1, column: 1, message: format!("can't read the file: {e}") })?;
+    load_str(&id, &source, pool)
+}
+
+/// Loads a scenario from text; `id` names it in errors.
+pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadError> {
+    let scenario: Scenario = from_yaml(source).map_err(|e| {
+        let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+        let text = e.to_string();
+        let message = match text.rfind(" at line ") {
+            Some(i) => text[..i].to_string(),
+            None => text,
+        };
+        LoadError { file: id.to_string(), line, column, message }
+    })?;
+    let setup = Builder::new(&scenario, pool)
+        .build()
+        .map_err(|(path, message)| locate_error(id, source, &path, message))?;
+    Ok(Loaded { id: id.to_string(), scenario, setup, source: source.to_string() })
+}
+
+/// Deserializes YAML with enums written as one-key maps (`- search: {...}`, `count: {up_to: 2}`)
+/// or plain strings for unit variants — the same shape serde_json uses, so YAML scenarios and
+/// JSON protocol messages read alike. (serde_norway's default would be YAML tags, `!search`.)
+pub fn from_yaml<T: serde::de::DeserializeOwned>(source: &str) -> Result<T, serde_yaml::Error> {
+    serde_yaml::with::singleton_map_recursive::deserialize(serde_yaml::Deserializer::from_str(source))
+}
+
+/// Every `.yaml`/`.yml` file under the given paths (files are taken as they are), sorted.
+pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = BTreeSet::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out).map_err(|e| format!("{}: {e}", p.display()))?;
+        } else if p.exists() {
+            out.insert(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out.into_iter().collect())
+}
+
+fn walk(dir: &Path, out: &mut BTreeSet<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            out.insert(path);
+        }
+    }
+    Ok(())
+}
+
+type BuildError = (String, String);
+
+/// The default id of a card: its name in lower case, non-alphanumerics as `-`.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+struct Builder<'a> {
+    scenario: &'a Scenario,
+    pool: CardPool,
+    base: &'a CardPool,
+    names: Vec<String>,
+    game: Game,
+    ids: BTreeMap<String, ObjId>,
+    chars: BTreeMap<String, Arc<crate::rules::characteristics::Chars>>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(scenario: &'a Scenario, base: &'a CardPool) -> Self {
+        Builder {
+            scenario,
+            pool: base.clone(),
+            base,
+            names: Vec::new(),
+            game: Game { players: Vec::new(), objs: Vec::new(), zones: BTreeMap::new(), shapes: Vec::new() },
+            ids: BTreeMap::new(),
+            chars: BTreeMap::new(),
+        }
+    }
+
+    fn build(mut self) -> Result<Setup, BuildError> {
+        let s = self.scenario;
+        for (i, def) in s.cards.iter().enumerate() {
+            if self.base.get(&def.name).is_some() {
+                return Err((
+                    format!("cards[{i}].name"),
+                    format!("`{}` is already in the card pool; give a hypothetical card a name of its own", def.name),
+                ));
+            }
+            validate_def(def).map_err(|m| (format!("cards[{i}]"), m))?;
+            self.pool.insert(def.clone()).map_err(|m| (format!("cards[{i}].name"), m))?;
+        }
+        if !(2..=4).contains(&s.players.len()) {
+            return Err(("players".into(), format!("a scenario has 2 to 4 players, not {}", s.players.len())));
+        }
+        for (i, p) in s.players.iter().enumerate() {
+            if self.names.contains(&p.name) {
+                return Err((format!("players[{i}].name"), format!("two players are named `{}`", p.name)));
+            }
+            if p.name.is_empty() || p.name.contains('.') || p.name.contains(':') {
+                return Err((format!("players[{i}].name"), "a player's name must be non-empty, without `.` or `:`".into()));
+            }
+            self.names.push(p.name.clone());
+            self.game.players.push(Player { name: p.name.clone(), life: p.life });
+        }
+        for (i, p) in s.players.iter().enumerate() {
+            let zones = [
+                ("library", ZoneRef::Library(i), &p.library),
+                ("hand", ZoneRef::Hand(i), &p.hand),
+                ("graveyard", ZoneRef::Graveyard(i), &p.graveyard),
+                ("outside", ZoneRef::Outside(i), &p.outside),
+            ];
+            for (key, zone, cards) in zones {
+                for (j, c) in cards.iter().enumerate() {
+                    let path = format!("players[{i}].{key}[{j}]");
+                    if c.owner.as_ref().is_some_and(|o| *o != p.name) {
+                        return Err((format!("{path}.owner"), format!("a card in {}'s {key} is owned by {} (400.3)", p.name, p.name)));
+                    }
+                    if c.controller.is_some() {
+                        return Err((format!("{path}.controller"), "only permanents have controllers".into()));
+                    }
+                    self.add(c, zone, i, i, &path)?;
+                }
+            }
+            self.game.shapes.push(LibraryShape { top_fixed: p.library.len(), bottom_fixed: 0 });
+        }
+        for (j, c) in s.battlefield.iter().enumerate() {
+            let path = format!("battlefield[{j}]");
+            let owner = self.player_opt(c.owner.as_deref(), &format!("{path}.owner"))?.unwrap_or(0);
+            let controller = self.player_opt(c.controller.as_deref(), &format!("{path}.controller"))?.unwrap_or(owner);
+            self.add(c, ZoneRef::Battlefield, owner, controller, &path)?;
+        }
+        for (j, c) in s.exile.iter().enumerate() {
+            let path = format!("exile[{j}]");
+            if c.controller.is_some() {
+                return Err((format!("{path}.controller"), "only permanents have controllers".into()));
+            }
+            let owner = self.player_opt(c.owner.as_deref(), &format!("{path}.owner"))?.unwrap_or(0);
+            self.add(c, ZoneRef::Exile, owner, owner, &path)?;
+        }
+        let actions = s
+            .steps
+            .iter()
+            .enumerate()
+            .map(|(i, step)| self.action(step, &format!("steps[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let script = s
+            .decisions
+            .iter()
+            .enumerate()
+            .map(|(i, d)| self.decision(d, &format!("decisions[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.check_expectations()?;
+        Ok(Setup { game: self.game, actions, script, ids: self.ids })
+    }
+
+    fn player(&self, name: &str, path: &str) -> Result<PlayerId, BuildError> {
+        self.names.iter().position(|n| n == name).ok_or_else(|| {
+            let hint = closest(name, self.names.iter().map(String::as_str))
+                .map(|c| format!(" (did you mean `{c}`?)"))
+                .unwrap_or_default();
+            (path.to_string(), format!("unknown player `{name}`{hint}; players are {}", self.names.join(", ")))
+        })
+    }
+
+    fn player_opt(&self, name: Option<&str>, path: &str) -> Result<Option<PlayerId>, BuildError> {
+        name.map(|n| self.player(n, path)).transpose()
+    }
+
+    fn card(&self, id: &str, path: &str) -> Result<ObjId, BuildError> {
+        self.ids.get(id).copied().ok_or_else(|| {
+            let hint = closest(id, self.ids.keys().map(String::as_str))
+                .map(|c| format!(" (did you mean `{c}`?)"))
+                .unwrap_or_default();
+            (path.to_string(), format!("no card has the id `{id}`{hint}"))
+        })
+    }
+
+    fn add(&mut self, c: &CardSetup, zone: ZoneRef, owner: PlayerId, controller: PlayerId, path: &str) -> Result<(), BuildError> {
+        let def = self.pool.get(&c.card).ok_or_else(|| {
+            let hint = self.pool.suggest(&c.card).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+            (
+                format!("{path}"),
+                format!("unknown card `{}`{hint}; define a hypothetical card under `cards:`", c.card),
+            )
+        })?;
+        if def.token && zone != ZoneRef::Battlefield {
+            return Err((path.to_string(), format!("`{}` is a token; tokens exist only on the battlefield (111.7)", c.card)));
+        }
+        let id = match &c.id {
+            Some(id) => {
+                if self.ids.contains_key(id) {
+                    return Err((format!("{path}.id"), format!("the id `{id}` is used twice")));
+                }
+                if id.is_empty() || id.starts_with("ability:") {
+                    return Err((format!("{path}.id"), "an id must be non-empty and not start with `ability:`".into()));
+                }
+                id.clone()
+            }
+            None => {
+                let base = slug(&c.card);
+                let mut id = base.clone();
+                let mut n = 2;
+                while self.ids.contains_key(&id) {
+                    id = format!("{base}-{n}");
+                    n += 1;
+                }
+                id
+            }
+        };
+        let chars = self.chars.entry(def.name.clone()).or_insert_with(|| Arc::new(card_chars(&def))).clone();
+        let mut known = default_knowledge(&self.game, zone, owner);
+        for (k, who) in c.known_to.iter().enumerate() {
+            if crate::rules::zones::is_public(zone) {
+                return Err((format!("{path}.known_to"), "cards in public zones are known to everyone (400.2)".into()));
+            }
+            known |= bit(self.player(who, &format!("{path}.known_to[{k}]"))?);
+        }
+        let obj = self.game.objs.len();
+        self.game.objs.push(Obj {
+            id: id.clone(),
+            token: def.token,
+            def,
+            chars,
+            owner,
+            controller,
+            zone,
+            object_no: 0,
+            known,
+            counters: 0,
+        });
+        self.game.zone_mut(zone).push(obj);
+        self.ids.insert(id, obj);
+        Ok(())
+    }
+
+    fn action(&self, step: &Step, path: &str) -> Result<Action, BuildError> {
+        Ok(match step {
+            Step::Cast { player, card, face, targets } => {
+                let player = self.player(player, &format!("{path}.cast.player"))?;
+                let obj = self.card(card, &format!("{path}.cast.card"))?;
+                let def = &self.game.obj(obj).def;
+                let face = match face {
+                    None => None,
+                    Some(name) => Some(def.split.iter().position(|h| &h.name == name).ok_or_else(|| {
+                        let halves: Vec<&str> = def.split.iter().map(|h| h.name.as_str()).collect();
+                        (
+                            format!("{path}.cast.face"),
+                            if halves.is_empty() {
+                                format!("`{}` is not a split card, so it has no half to name", def.name)
+                            } else {
+                                format!("`{name}` is not a half of {}; its halves are {}", def.name, halves.join(" and "))
+                            },
+                        )
+                    })?),
+                };
+                let targets = targets
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| {
+                        let tp = format!("{path}.cast.targets[{k}]");
+                        if let Some(p) = self.names.iter().position(|n| n == t) {
+                            Ok(TargetChoice::Player(p))
+                        } else {
+                            self.card(t, &tp).map(|o| TargetChoice::Obj(o, 0))
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Action::Cast { player, card: obj, face, targets }
+            }
+            Step::Activate { player, card, ability } => {
+                let player = self.player(player, &format!("{path}.activate.player"))?;
+                let obj = self.card(card, &format!("{path}.activate.card"))?;
+                let def = &self.game.obj(obj).def;
+                let abilities: Vec<&str> =
+                    def.faces().into_iter().flat_map(|f| f.abilities.iter().map(|a| a.name.as_str())).collect();
+                let index = abilities.iter().position(|a| a == ability).ok_or_else(|| {
+                    let unmodelled = def.unmodelled.as_ref().map(|u| format!("; not modelled: {u}")).unwrap_or_default();
+                    (
+                        format!("{path}.activate.ability"),
+                        format!("{} has no ability `{ability}`; its abilities are [{}]{unmodelled}", def.name, abilities.join(", ")),
+                    )
+                })?;
+                Action::Activate { player, card: obj, ability: index }
+            }
+            Step::Resolve => Action::Resolve,
+            Step::ResolveAll => Action::ResolveAll,
+            Step::Dies { card } => Action::Dies(self.card(card, &format!("{path}.dies.card"))?),
+            Step::Draw { player, count } => Action::Draw(self.player(player, &format!("{path}.draw.player"))?, *count),
+            Step::Exile { card } => Action::Exile(self.card(card, &format!("{path}.exile.card"))?),
+        })
+    }
+
+    fn decision(&self, d: &ScriptedDecision, path: &str) -> Result<ScriptEntry, BuildError> {
+        Ok(match d {
+            ScriptedDecision::Search { player, find } => ScriptEntry {
+                kind: ScriptKind::Search,
+                player: self.player(player, &format!("{path}.search.player"))?,
+                cards: find
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| self.card(c, &format!("{path}.search.find[{k}]")))
+                    .collect::<Result<_, _>>()?,
+                accept: true,
+            },
+            ScriptedDecision::May { player, accept } => ScriptEntry {
+                kind: ScriptKind::May,
+                player: self.player(player, &format!("{path}.may.player"))?,
+                cards: Vec::new(),
+                accept: *accept,
+            },
+            ScriptedDecision::Choose { player, card } => ScriptEntry {
+                kind: ScriptKind::Choose,
+                player: self.player(player, &format!("{path}.choose.player"))?,
+                cards: vec![self.card(card, &format!("{path}.choose.card"))?],
+                accept: true,
+            },
+            ScriptedDecision::Sacrifice { player, card } => ScriptEntry {
+                kind: ScriptKind::Sacrifice,
+                player: self.player(player, &format!("{path}.sacrifice.player"))?,
+                cards: vec![self.card(card, &format!("{path}.sacrifice.card"))?],
+                accept: true,
+            },
+        })
+    }
+
+    fn zone(&self, name: &str, path: &str) -> Result<ZoneRef, BuildError> {
+        ZoneRef::parse(name, &self.names).map_err(|m| (path.to_string(), m))
+    }
+
+    fn check_expectations(&self) -> Result<(), BuildError> {
+        let e = &self.scenario.expect;
+        let lists = [("always", &e.always), ("sometimes", &e.sometimes), ("never", &e.never)];
+        for (key, list) in lists {
+            for (i, a) in list.iter().enumerate() {
+                self.check_assertion(a, &format!("expect.{key}[{i}]"))?;
+            }
+        }
+        if let Some(fin) = &e.final_zones {
+            for (zone, cards) in fin {
+                let path = format!("expect.final.{zone}");
+                self.zone(zone, &path)?;
+                for (k, c) in cards.iter().enumerate() {
+                    if !c.starts_with("ability:") {
+                        self.card(c, &format!("{path}[{k}]"))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_assertion(&self, a: &Assertion, path: &str) -> Result<(), BuildError> {
+        match a {
+            Assertion::Zone { card, zone } => {
+                self.card(card, &format!("{path}.zone.card"))?;
+                self.zone(zone, &format!("{path}.zone.zone"))?;
+            }
+            Assertion::Count { zone, name, .. } => {
+                self.zone(zone, &format!("{path}.count.zone"))?;
+                if let Some(n) = name {
+                    let known = self.pool.cards().any(|c| c.faces().iter().any(|f| &f.name == n) || &c.name == n);
+                    if !known {
+                        let hint = self.pool.suggest(n).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                        return Err((format!("{path}.count.name"), format!("no card is named `{n}`{hint}")));
+                    }
+                }
+            }
+            Assertion::Top { player, cards } => {
+                self.player(player, &format!("{path}.top.player"))?;
+                for (k, c) in cards.iter().enumerate() {
+                    self.card(c, &format!("{path}.top.cards[{k}]"))?;
+                }
+            }
+            Assertion::Shuffled { player } => {
+                self.player(player, &format!("{path}.shuffled.player"))?;
+            }
+            Assertion::Known { card, to } => {
+                self.card(card, &format!("{path}.known.card"))?;
+                for (k, p) in to.iter().enumerate() {
+                    self.player(p, &format!("{path}.known.to[{k}]"))?;
+                }
+            }
+            Assertion::Life { player, .. } => {
+                self.player(player, &format!("{path}.life.player"))?;
+            }
+            Assertion::Counters { card, .. } => {
+                self.card(card, &format!("{path}.counters.card"))?;
+            }
+            Assertion::Events { kind, player, card, zone, .. } => {
+                const KINDS: [&str; 11] = [
+                    "cast", "activated", "searched", "revealed", "shuffled", "triggered", "moved", "chose", "sacrificed",
+                    "lost_life", "counters",
+                ];
+                if !KINDS.contains(&kind.as_str()) {
+                    let hint = closest(kind, KINDS.into_iter()).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                    return Err((format!("{path}.events.kind"), format!("unknown event kind `{kind}`{hint}; kinds are {}", KINDS.join(", "))));
+                }
+                if let Some(p) = player {
+                    self.player(p, &format!("{path}.events.player"))?;
+                }
+                if let Some(c) = card {
+                    self.card(c, &format!("{path}.events.card"))?;
+                }
+                if let Some(z) = zone {
+                    self.zone(z, &format!("{path}.events.zone"))?;
+                }
+            }
+            Assertion::SearchOrder { players } => {
+                for (k, p) in players.iter().enumerate() {
+                    self.player(p, &format!("{path}.search_order.players[{k}]"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Structural checks of a card definition that serde can't express.
+pub fn validate_def(def: &CardDef) -> Result<(), String> {
+    if def.is_split() {
+        if def.split.len() != 2 {
+            return Err(format!("split card `{}` must have exactly two halves (709.1)", def.name));
+        }
+        if def.split.iter().any(|h| h.is_split()) {
+            return Err(format!("a half of `{}` can't itself be split", def.name));
+        }
+        if !def.types.is_empty() || def.mana_cost.is_some() {
+            return Err(format!("split card `{}`: put characteristics on its halves, not on the card", def.name));
+        }
+    }
+    Ok(())
+}
+
+/// Formats a dotted path (re-exported for callers building error paths).
+pub fn path_string(path: &str) -> String {
+    format_path(&parse_path(path))
+}

@@ -1,0 +1,102 @@
+//! Scripted decisions: choices a scenario fixes in advance. Strict — an answer that isn't legal
+//! is an error listing the legal ones (the simulator checks it like any other answer).
+
+use crate::model::{Game, PlayerId};
+use crate::sim::{Choice, Decider, Decision, SimError};
+
+/// Kinds of scripted decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScriptKind {
+    /// Found cards.
+    Search,
+    /// A "may".
+    May,
+    /// A chosen card.
+    Choose,
+    /// A sacrificed permanent.
+    Sacrifice,
+}
+
+/// One scripted decision, resolved to objects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptEntry {
+    /// Kind.
+    pub kind: ScriptKind,
+    /// Whose decision.
+    pub player: PlayerId,
+    /// Cards (found, chosen or sacrificed).
+    pub cards: Vec<usize>,
+    /// For `may`.
+    pub accept: bool,
+}
+
+/// Answers decisions from a script, and the rest with `inner`.
+pub struct Scripted<'a, D> {
+    entries: &'a [ScriptEntry],
+    used: Vec<bool>,
+    /// The index of the entry that answered the latest decision, if a scripted one did.
+    pub last: Option<usize>,
+    /// The decider for unscripted decisions.
+    pub inner: D,
+}
+
+impl<'a, D> Scripted<'a, D> {
+    /// A scripted decider over `entries`.
+    pub fn new(entries: &'a [ScriptEntry], inner: D) -> Self {
+        Scripted { entries, used: vec![false; entries.len()], last: None, inner }
+    }
+
+    /// Entries never used.
+    pub fn unused(&self) -> Vec<usize> {
+        (0..self.entries.len()).filter(|&i| !self.used[i]).collect()
+    }
+}
+
+fn kind_of(d: &Decision) -> Option<ScriptKind> {
+    match d {
+        Decision::May { .. } => Some(ScriptKind::May),
+        Decision::Find { .. } => Some(ScriptKind::Search),
+        Decision::ChooseCard { .. } => Some(ScriptKind::Choose),
+        Decision::Sacrifice { .. } => Some(ScriptKind::Sacrifice),
+        Decision::Random { .. } => None,
+    }
+}
+
+impl<D: Decider> Decider for Scripted<'_, D> {
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        self.last = None;
+        if let Some(kind) = kind_of(decision) {
+            let player = decision.player();
+            if let Some(i) = (0..self.entries.len()).find(|&i| !self.used[i] && self.entries[i].kind == kind && self.entries[i].player == player) {
+                self.used[i] = true;
+                self.last = Some(i);
+                let e = &self.entries[i];
+                return Ok(match (kind, decision) {
+                    (ScriptKind::May, _) => Choice::Bool(e.accept),
+                    (ScriptKind::Search, Decision::Find { parts, .. }) => Choice::Parts(split_parts(&e.cards, parts)),
+                    _ => Choice::Cards(e.cards.clone()),
+                });
+            }
+        }
+        self.inner.decide(game, step, decision)
+    }
+}
+
+/// Splits a flat list of found cards among merged search instructions (701.23h): each card goes
+/// to the first instruction that could find it and still has room.
+pub fn split_parts(cards: &[usize], parts: &[crate::rules::search::PartPlan]) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); parts.len()];
+    if parts.len() == 1 {
+        out[0] = cards.to_vec();
+        return out;
+    }
+    for &c in cards {
+        let slot = parts
+            .iter()
+            .enumerate()
+            .position(|(i, p)| p.candidates.contains(&c) && out[i].len() < p.max)
+            .unwrap_or(0);
+        out[slot].push(c);
+    }
+    out
+}

@@ -1,0 +1,491 @@
+//! Carrying out the instructions of a resolving spell or ability. Each instruction defers its
+//! rule decisions to the `rules` module of its CR section.
+
+use std::collections::BTreeSet;
+
+use super::{Choice, Decision, Sim, SimError, TargetChoice};
+use crate::effects::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::outcome::Event;
+use crate::rules::Violation;
+use crate::rules::apnap::{apnap_order, bit, opponents};
+use crate::rules::characteristics::matches;
+use crate::rules::search::{PartPlan, check_found, library_cap, plan_part};
+use crate::rules::shuffle::{library_regions, shuffle_library};
+use crate::rules::triggers::Happening;
+use crate::rules::zones::Position;
+
+/// Last known information about the first target (608.2h), taken as the spell starts resolving.
+#[derive(Debug, Clone)]
+pub(super) struct Lki {
+    names: Vec<String>,
+    controller: PlayerId,
+    owner: PlayerId,
+}
+
+/// What the instructions of one resolving spell or ability refer to.
+#[derive(Debug, Clone)]
+pub(super) struct Ctx {
+    source: ObjId,
+    controller: PlayerId,
+    targets: Vec<TargetChoice>,
+    target_lki: Option<Lki>,
+    chosen: Option<ObjId>,
+    chosen_names: Option<Vec<String>>,
+    triggering_player: Option<PlayerId>,
+}
+
+impl Ctx {
+    pub(super) fn new(
+        source: ObjId,
+        controller: PlayerId,
+        targets: Vec<TargetChoice>,
+        triggering_player: Option<PlayerId>,
+    ) -> Self {
+        Ctx { source, controller, targets, target_lki: None, chosen: None, chosen_names: None, triggering_player }
+    }
+
+    pub(super) fn capture_target(&mut self, game: &Game) {
+        if let Some(TargetChoice::Obj(obj, _)) = self.targets.first() {
+            let o = game.obj(*obj);
+            self.target_lki = Some(Lki { names: o.chars.names.clone(), controller: o.controller, owner: o.owner });
+        }
+    }
+}
+
+impl Sim<'_> {
+    fn players(&self, ctx: &Ctx, r: PlayerRef) -> Result<Vec<PlayerId>, SimError> {
+        let n = self.game.players.len();
+        let one = |p: Option<PlayerId>, what: &str| {
+            p.map(|p| vec![p]).ok_or_else(|| SimError::Unsupported(format!("the instruction refers to {what}, which this spell or ability doesn't have")))
+        };
+        match r {
+            PlayerRef::You => Ok(vec![ctx.controller]),
+            PlayerRef::TargetPlayer => one(
+                ctx.targets.iter().find_map(|t| match t {
+                    TargetChoice::Player(p) => Some(*p),
+                    TargetChoice::Obj(..) => None,
+                }),
+                "a target player",
+            ),
+            PlayerRef::ControllerOfTarget => one(ctx.target_lki.as_ref().map(|l| l.controller), "a target object"),
+            PlayerRef::OwnerOfTarget => one(ctx.target_lki.as_ref().map(|l| l.owner), "a target object"),
+            PlayerRef::EachPlayer => Ok(apnap_order(n)),
+            PlayerRef::EachOpponent => Ok(opponents(ctx.controller, n)),
+            PlayerRef::TriggeringPlayer => one(ctx.triggering_player, "a triggering player"),
+        }
+    }
+
+    /// The object a `CardRef` names, if it is still the same object (400.7).
+    fn object(&self, ctx: &Ctx, r: CardRef) -> Option<ObjId> {
+        match r {
+            CardRef::This => Some(ctx.source),
+            CardRef::Chosen => ctx.chosen,
+            CardRef::Target => match ctx.targets.first() {
+                Some(TargetChoice::Obj(obj, no)) if self.game.obj(*obj).object_no == *no => Some(*obj),
+                _ => None,
+            },
+        }
+    }
+
+    /// Names of the object a filter's `same_name_as` refers to; `None` when it doesn't exist.
+    fn referent_names(&self, ctx: &Ctx, r: CardRef) -> Option<Vec<String>> {
+        match r {
+            CardRef::This => Some(self.game.obj(ctx.source).chars.names.clone()),
+            CardRef::Chosen => ctx.chosen_names.clone(),
+            CardRef::Target => ctx.target_lki.as_ref().map(|l| l.names.clone()),
+        }
+    }
+
+    pub(super) fn run_effects(&mut self, ctx: &mut Ctx, effects: &[Effect]) -> Result<(), SimError> {
+        let mut i = 0;
+        while i < effects.len() {
+            if let Effect::Search(first) = &effects[i] {
+                // 701.23h: several instructions to search the same library before it is shuffled
+                // are one search.
+                let mut group = vec![first.clone()];
+                while let Some(Effect::Search(next)) = effects.get(i + group.len()) {
+                    let last = group.last().expect("group is never empty");
+                    if !mergeable(last, next) {
+                        break;
+                    }
+                    group.push(next.clone());
+                }
+                i += group.len();
+                self.search(ctx, &group)?;
+                continue;
+            }
+            self.instruction(ctx, &effects[i])?;
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn instruction(&mut self, ctx: &mut Ctx, effect: &Effect) -> Result<(), SimError> {
+        match effect {
+            Effect::Exile(r) => {
+                if let Some(obj) = self.object(ctx, *r) {
+                    self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "701.13a");
+                }
+            }
+            Effect::RevealHand(who) => {
+                for p in self.players(ctx, *who)? {
+                    let hand = self.game.zone(ZoneRef::Hand(p)).to_vec();
+                    let everyone = self.game.everyone();
+                    for &o in &hand {
+                        self.game.objs[o].known |= everyone; // 701.20a
+                    }
+                    let cards = hand.iter().map(|&o| self.id(o)).collect();
+                    let player = self.pname(p);
+                    self.emit(Event::Revealed { player, cards }, "701.20a");
+                }
+            }
+            Effect::ChooseCard { chooser, from, filter } => {
+                let chooser = self.players(ctx, *chooser)?[0];
+                let from = self.players(ctx, *from)?[0];
+                let options: Vec<ObjId> = self
+                    .game
+                    .zone(ZoneRef::Hand(from))
+                    .iter()
+                    .copied()
+                    .filter(|&o| matches(&self.game.obj(o).chars, filter, None))
+                    .collect();
+                ctx.chosen = None;
+                ctx.chosen_names = None;
+                if !options.is_empty() {
+                    let decision = Decision::ChooseCard { player: chooser, options: options.clone() };
+                    let card = self.one_of(&decision, &options, "a card that can be chosen")?;
+                    ctx.chosen = Some(card);
+                    ctx.chosen_names = Some(self.game.obj(card).chars.names.clone());
+                    let (player, card) = (self.pname(chooser), self.id(card));
+                    self.emit(Event::Chose { player, card }, "608.2d");
+                }
+            }
+            Effect::Search(spec) => self.search(ctx, std::slice::from_ref(spec))?,
+            Effect::Shuffle(who) => {
+                for p in self.players(ctx, *who)? {
+                    self.shuffle(p, &[]);
+                }
+            }
+            Effect::Draw { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    for _ in 0..*count {
+                        self.draw(p)?;
+                    }
+                }
+            }
+            Effect::LoseLife { player, amount } => {
+                for p in self.players(ctx, *player)? {
+                    self.game.players[p].life -= *amount as i32;
+                    let player = self.pname(p);
+                    self.emit(Event::LostLife { player, amount: *amount }, "119.3");
+                }
+            }
+            Effect::Sacrifice { player, filter } => {
+                for p in self.players(ctx, *player)? {
+                    let options: Vec<ObjId> = self
+                        .game
+                        .zone(ZoneRef::Battlefield)
+                        .iter()
+                        .copied()
+                        .filter(|&o| self.game.obj(o).controller == p && matches(&self.game.obj(o).chars, filter, None))
+                        .collect();
+                    if options.is_empty() {
+                        continue;
+                    }
+                    let decision = Decision::Sacrifice { player: p, options: options.clone() };
+                    let card = self.one_of(&decision, &options, "a permanent they can sacrifice")?;
+                    let (pn, id) = (self.pname(p), self.id(card));
+                    self.emit(Event::Sacrificed { player: pn, card: id }, "701.21a");
+                    let owner = self.game.obj(card).owner;
+                    let controller = self.game.obj(card).controller;
+                    self.move_card(card, ZoneRef::Graveyard(owner), Position::Top, 0, "701.21a");
+                    self.trigger(Happening::Died(card), Some(controller));
+                }
+            }
+            Effect::AddCounters { count, optional } => {
+                let source = ctx.source;
+                if self.game.obj(source).zone != ZoneRef::Battlefield {
+                    return Ok(());
+                }
+                if *optional {
+                    let decision = Decision::May { player: ctx.controller, about: "counters", card: Some(source) };
+                    if !self.yes_no(&decision)? {
+                        return Ok(());
+                    }
+                }
+                self.game.objs[source].counters += count;
+                let card = self.id(source);
+                self.emit(Event::Counters { card, count: *count }, "122.1");
+            }
+        }
+        Ok(())
+    }
+
+    fn yes_no(&mut self, decision: &Decision) -> Result<bool, SimError> {
+        match self.decide(decision)? {
+            Choice::Bool(b) => Ok(b),
+            other => Err(self.illegal(Violation::new("101.4", format!("{other:?} is not a yes/no answer")), vec!["yes".into(), "no".into()])),
+        }
+    }
+
+    fn one_of(&mut self, decision: &Decision, options: &[ObjId], what: &str) -> Result<ObjId, SimError> {
+        match self.decide(decision)? {
+            Choice::Cards(c) if c.len() == 1 && options.contains(&c[0]) => Ok(c[0]),
+            other => {
+                let shown = match &other {
+                    Choice::Cards(c) => c.iter().map(|&o| self.id(o)).collect::<Vec<_>>().join(", "),
+                    _ => format!("{other:?}"),
+                };
+                let listed = options.iter().map(|&o| self.id(o)).collect();
+                Err(self.illegal(Violation::new("608.2d", format!("`{shown}` is not {what}")), listed))
+            }
+        }
+    }
+
+    /// Shuffles and records it (701.24a), then triggers "whenever … shuffles" abilities (701.24e).
+    fn shuffle(&mut self, player: PlayerId, _kept_out: &[ObjId]) {
+        shuffle_library(&mut self.game, player);
+        let library = self.pname(player);
+        self.emit(Event::Shuffled { library }, "701.24a");
+        self.trigger(Happening::ShuffledLibrary { owner: player }, None);
+    }
+
+    /// One search (701.23), possibly of several merged instructions (701.23h), by one or more
+    /// searchers at once (701.23i).
+    fn search(&mut self, ctx: &mut Ctx, specs: &[SearchSpec]) -> Result<(), SimError> {
+        let head = &specs[0];
+        let searchers = self.players(ctx, head.searcher)?;
+        // 101.4 / 701.23g: each player offered the choice decides, in APNAP order, whether to search.
+        let mut active = Vec::new();
+        for p in searchers {
+            if !head.optional || self.yes_no(&Decision::May { player: p, about: "search", card: None })? {
+                active.push(p);
+            }
+        }
+        let same_name: Vec<Option<Option<Vec<String>>>> = specs
+            .iter()
+            .map(|s| s.filter.as_ref().and_then(|f| f.same_name_as).map(|r| self.referent_names(ctx, r)))
+            .collect();
+        // 701.23i: everyone looks at the same time, then they decide in APNAP order.
+        let mut looks = Vec::new();
+        for &searcher in &active {
+            let whose = match head.whose {
+                Some(r) => self.players(ctx, r)?[0],
+                None => searcher,
+            };
+            let (looked_at, cap) = self.look(searcher, whose, &head.zones)?;
+            looks.push((searcher, whose, looked_at, cap));
+        }
+        let mut results = Vec::new();
+        for (searcher, whose, looked_at, cap) in looks {
+            let parts: Vec<PartPlan> = specs
+                .iter()
+                .zip(&same_name)
+                .map(|(s, n)| plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref())))
+                .collect();
+            let decision = Decision::Find { searcher, parts: parts.clone(), looked_at: looked_at.clone(), cap };
+            let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
+            results.push((searcher, whose, looked_at, cap, found));
+        }
+        // The searches happen; each is one event, and "whenever … searches" abilities trigger even
+        // when the search was limited to part of the library (701.23f).
+        let names = self.names();
+        for (searcher, whose, looked_at, cap, found) in &results {
+            let zones = head
+                .zones
+                .iter()
+                .map(|z| search_zone(*z, *searcher, *whose).display(&names))
+                .collect();
+            let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
+            let player = self.pname(*searcher);
+            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, "701.23a");
+            for &o in looked_at {
+                if matches!(self.game.obj(o).zone, ZoneRef::Hand(_)) {
+                    self.game.objs[o].known |= bit(*searcher); // 701.23a: the searcher looks at them.
+                }
+            }
+            if head.zones.contains(&SearchZone::Library) {
+                self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
+            }
+        }
+        for (searcher, whose, _, _, found) in &results {
+            let revealed: Vec<ObjId> =
+                specs.iter().zip(found).filter(|(s, _)| s.reveal).flat_map(|(_, f)| f.iter().copied()).collect();
+            // 701.23e: found cards are revealed only when the effect says so.
+            if !revealed.is_empty() {
+                let everyone = self.game.everyone();
+                for &o in &revealed {
+                    self.game.objs[o].known |= everyone;
+                }
+                let cards = revealed.iter().map(|&o| self.id(o)).collect();
+                let player = self.pname(*searcher);
+                self.emit(Event::Revealed { player, cards }, "701.23e");
+            }
+            let shuffles = specs.iter().any(|s| s.shuffle);
+            let mut to_top = Vec::new();
+            for (spec, cards) in specs.iter().zip(found) {
+                let seen = bit(*searcher) | if spec.reveal { self.game.everyone() } else { 0 };
+                for &o in cards {
+                    let owner = self.game.obj(o).owner;
+                    match spec.to {
+                        Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
+                        Destination::Graveyard => {
+                            self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
+                        }
+                        Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
+                        // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
+                        Destination::Battlefield if is_instant_or_sorcery(&self.game, o) => {}
+                        Destination::Battlefield => {
+                            self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
+                            self.game.objs[o].controller = *searcher;
+                        }
+                        Destination::LibraryTop => to_top.push((o, seen)),
+                    }
+                }
+            }
+            if shuffles {
+                // 701.24b: cards bound for a position in the library are not part of the shuffle.
+                self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).collect::<Vec<_>>());
+            }
+            for (o, seen) in to_top {
+                let owner = self.game.obj(o).owner;
+                self.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
+            }
+        }
+        Ok(())
+    }
+
+    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId]) {
+        let zone = ZoneRef::Library(player);
+        let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_out.contains(o)).collect();
+        self.game.zone_mut(zone).retain(|o| !kept_out.contains(o));
+        self.shuffle(player, kept_out);
+        // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
+        // moved to their place right after.
+        let list = self.game.zone_mut(zone);
+        for o in kept.into_iter().rev() {
+            list.insert(0, o);
+        }
+    }
+
+    /// The cards a searcher looks at in each zone, and the 701.23f limit if one applies.
+    fn look(&mut self, searcher: PlayerId, whose: PlayerId, zones: &[SearchZone]) -> Result<(Vec<ObjId>, Option<u32>), SimError> {
+        let mut looked = Vec::new();
+        let mut cap = None;
+        for &z in zones {
+            let zone = search_zone(z, searcher, whose);
+            match z {
+                SearchZone::Library => {
+                    cap = library_cap(&self.game, searcher);
+                    match cap {
+                        None => looked.extend_from_slice(self.game.zone(zone)),
+                        Some(n) => looked.extend(self.library_window(whose, n as usize)?),
+                    }
+                }
+                // 701.23j: outside the game, only cards the searcher owns.
+                SearchZone::Outside => looked.extend(
+                    self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher),
+                ),
+                _ => looked.extend_from_slice(self.game.zone(zone)),
+            }
+        }
+        Ok((looked, cap))
+    }
+
+    /// The top `n` cards of a library (701.23f); where a shuffle left their order random,
+    /// which cards they are is chance.
+    fn library_window(&mut self, player: PlayerId, n: usize) -> Result<Vec<ObjId>, SimError> {
+        let (top, middle, bottom) = library_regions(&self.game, player);
+        let mut window: Vec<ObjId> = top.iter().copied().take(n).collect();
+        let need = n - window.len();
+        if need == 0 {
+            return Ok(window);
+        }
+        if need >= middle.len() {
+            window.extend_from_slice(&middle);
+            window.extend(bottom.iter().copied().take(need - middle.len()));
+        } else {
+            let decision = Decision::Random { player, purpose: "search_window", from: middle.clone(), count: need };
+            window.extend(self.random_pick(&decision, &middle, need)?);
+        }
+        Ok(window)
+    }
+
+    fn found_parts(
+        &mut self,
+        decision: &Decision,
+        parts: &[PartPlan],
+        looked_at: &[ObjId],
+        cap: Option<u32>,
+    ) -> Result<Vec<Vec<ObjId>>, SimError> {
+        let answer = self.decide(decision)?;
+        let found = match answer {
+            Choice::Parts(p) if p.len() == parts.len() => p,
+            Choice::Cards(c) if parts.len() == 1 => vec![c],
+            other => {
+                return Err(self.illegal(
+                    Violation::new("701.23a", format!("{other:?} is not a set of found cards for each of {} search instruction(s)", parts.len())),
+                    Vec::new(),
+                ));
+            }
+        };
+        let mut all = BTreeSet::new();
+        for (plan, cards) in parts.iter().zip(&found) {
+            if let Err(v) = check_found(&self.game, plan, cards, looked_at, cap) {
+                let options = describe_plan(&self.game, plan);
+                return Err(self.illegal(v, options));
+            }
+            for &c in cards {
+                if !all.insert(c) {
+                    let id = self.id(c);
+                    return Err(self.illegal(
+                        Violation::new("701.23h", format!("{id} was found for two instructions of one search")),
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The zone a search of `z` covers: `whose` zones, except outside the game, which is always the
+/// searcher's own cards (701.23j).
+pub(super) fn search_zone(z: SearchZone, searcher: PlayerId, whose: PlayerId) -> ZoneRef {
+    match z {
+        SearchZone::Graveyard => ZoneRef::Graveyard(whose),
+        SearchZone::Hand => ZoneRef::Hand(whose),
+        SearchZone::Library => ZoneRef::Library(whose),
+        SearchZone::Outside => ZoneRef::Outside(searcher),
+    }
+}
+
+fn is_instant_or_sorcery(game: &Game, o: ObjId) -> bool {
+    use crate::cards::def::CardType;
+    let types = &game.obj(o).chars.types;
+    types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery)
+}
+
+fn mergeable(prev: &SearchSpec, next: &SearchSpec) -> bool {
+    prev.zones == [SearchZone::Library]
+        && next.zones == [SearchZone::Library]
+        && !prev.shuffle
+        && prev.searcher == next.searcher
+        && prev.whose == next.whose
+        && prev.optional == next.optional
+}
+
+/// A plan in words, for error messages that list what would have been legal.
+pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
+    let ids: Vec<&str> = plan.candidates.iter().map(|&o| game.obj(o).id.as_str()).collect();
+    let must: Vec<&str> = if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_str()).collect() } else { Vec::new() };
+    let mut out = vec![format!("find between {} and {} of: [{}]", plan.min, plan.max, ids.join(", "))];
+    if !must.is_empty() {
+        out.push(format!("including every one of: [{}]", must.join(", ")));
+    }
+    if plan.different_names {
+        out.push("with different names".into());
+    }
+    out
+}
