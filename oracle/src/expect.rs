@@ -20,15 +20,20 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
         }
         Assertion::Top { player, cards } => {
             let zone = format!("{player}.library");
-            let fixed = outcome.fixed.get(&zone).map_or(0, |f| f.top);
+            let fixed = outcome.fixed.get(&zone).cloned().unwrap_or_default();
             let lib = o.zones.get(&zone).map(Vec::as_slice).unwrap_or(&[]);
-            cards.len() <= fixed && lib.len() >= cards.len() && lib[..cards.len()] == cards[..]
+            // Cards put on top together may be in any order (401.4): compare group by group.
+            let mut want = cards.clone();
+            for range in fixed.top_ranges(want.len()) {
+                want[range].sort_unstable();
+            }
+            cards.len() <= fixed.top() && lib.len() >= cards.len() && lib[..cards.len()] == want[..]
         }
         Assertion::Shuffled { player } => {
             let zone = format!("{player}.library");
             let len = o.zones.get(&zone).map_or(0, Vec::len);
-            let fixed = outcome.fixed.get(&zone).copied().unwrap_or_default();
-            fixed.top + fixed.bottom < len || (len == 0 && fixed.top == 0)
+            let fixed = outcome.fixed.get(&zone).cloned().unwrap_or_default();
+            fixed.top() + fixed.bottom < len || (len == 0 && fixed.top() == 0)
         }
         Assertion::Known { card, to } => {
             let mut want = to.clone();
@@ -126,7 +131,7 @@ pub fn check(scenario: &Scenario, exploration: &Exploration, names_of: &dyn Fn(&
             want.retain(|_, v| !v.is_empty());
             for (zone, cards) in want.iter_mut() {
                 if zone.ends_with(".library") {
-                    canonical_library(cards, o.fixed.get(zone).copied().unwrap_or_default());
+                    canonical_library(cards, &o.fixed.get(zone).cloned().unwrap_or_default());
                 }
             }
             for zone in want.keys().chain(o.outcome.zones.keys()).collect::<std::collections::BTreeSet<_>>() {

@@ -13,7 +13,8 @@ use crate::explore::blame_script;
 use crate::model::{Game, ObjId, ZoneRef};
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
 use crate::scenario::Setup;
-use crate::scenario::script::{Scripted, split_parts};
+use crate::rules::search::assign_parts;
+use crate::scenario::script::Scripted;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 
 /// One way an observed outcome differs from what the rules allow.
@@ -89,7 +90,7 @@ impl Decider for Observed<'_> {
                 let id = card.map(|c| game.obj(c).id.clone());
                 Ok(Choice::Bool(self.find(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref())).is_some()))
             }
-            Decision::Find { searcher, parts, cap, .. } => {
+            Decision::Find { searcher, parts, cap, looked_at } => {
                 let who = name(*searcher);
                 let Some(Event::Searched { found, .. }) = self.take(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).cloned()
                 else {
@@ -103,7 +104,7 @@ impl Decider for Observed<'_> {
                     return Err(SimError::NoAnswer { step, message: format!("{who} had to search but the log has no `searched` event for it{why}"), clause });
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
-                Ok(Choice::Parts(split_parts(&cards, parts)))
+                Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
             }
             Decision::ChooseCard { player, .. } => {
                 let who = name(*player);
@@ -186,7 +187,10 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
 }
 
 fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
-    log.iter().cloned().zip(clauses.iter().copied()).collect()
+    log.iter()
+        .map(|e| LoggedEvent { step: e.step, event: e.event.normalized() })
+        .zip(clauses.iter().copied())
+        .collect()
 }
 
 /// The clause an unexpected event of this kind breaks.
@@ -271,12 +275,14 @@ pub fn compare(
             continue; // already reported card by card
         }
         let len = w.len();
-        let top = fixed.top.min(len);
+        let top = fixed.top().min(len);
         let bottom = fixed.bottom.min(len - top);
-        for i in (0..top).chain(len - bottom..len) {
-            if w[i] != g[i] {
-                let clause = move_clauses.get(&w[i]).copied().unwrap_or("401.2");
-                push(clause, format!("{zone} position {} (from the top) must be {} but is {}", i + 1, w[i], g[i]));
+        for range in fixed.top_ranges(len).into_iter().chain([len - bottom..len].into_iter().filter(|r| !r.is_empty())) {
+            // Each group holds the right cards (they are sorted within a group by canonical form).
+            if w[range.clone()] != g[range.clone()] {
+                let clause = move_clauses.get(&w[range.start]).copied().unwrap_or("401.2");
+                let what = if range.len() == 1 { format!("position {}", range.start + 1) } else { format!("positions {}–{}", range.start + 1, range.end) };
+                push(clause, format!("{zone} {what} (from the top) must hold {:?} but hold {:?}", &w[range.clone()], &g[range]));
             }
         }
     }

@@ -6,9 +6,11 @@
 //! belongs to it without enumerating, in time linear in the number of cards.
 
 pub mod cards;
+pub mod corrupt;
 pub mod effects;
 pub mod expect;
 pub mod explore;
+pub mod generate;
 pub mod judge;
 pub mod model;
 pub mod outcome;

@@ -128,13 +128,67 @@ pub struct Player {
 
 /// Which positions of a library the rules fix. Initially every position is fixed (the scenario
 /// lists the library top first); a shuffle (CR 701.24a) makes every position random; cards put on
-/// top afterwards have fixed positions again.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// top afterwards have fixed positions again — except that cards put there at the same time form
+/// a group whose order their owner chooses (401.4).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LibraryShape {
-    /// How many cards from the top have known positions.
-    pub top_fixed: usize,
+    /// Sizes of the groups at the top with known positions, top first; a group of one is one
+    /// fixed position, a larger group is a set of cards in an order of their owner's choice.
+    pub top_groups: Vec<usize>,
     /// How many cards from the bottom have known positions.
     pub bottom_fixed: usize,
+}
+
+impl LibraryShape {
+    /// A library in the order it was set up: every position fixed.
+    pub fn ordered(len: usize) -> Self {
+        LibraryShape { top_groups: vec![1; len], bottom_fixed: 0 }
+    }
+
+    /// How many cards from the top are in fixed groups.
+    pub fn top_fixed(&self) -> usize {
+        self.top_groups.iter().sum()
+    }
+
+    /// The card at `idx` (of a library of `old_len` cards) left the library.
+    pub fn remove_at(&mut self, idx: usize, old_len: usize) {
+        let mut start = 0;
+        for g in 0..self.top_groups.len() {
+            let size = self.top_groups[g];
+            if idx < start + size {
+                self.top_groups[g] -= 1;
+                if self.top_groups[g] == 0 {
+                    self.top_groups.remove(g);
+                }
+                return;
+            }
+            start += size;
+        }
+        if idx >= old_len - self.bottom_fixed.min(old_len) {
+            self.bottom_fixed -= 1;
+        }
+    }
+
+    /// A card was put into a library of (now) `new_len` cards, on top or at the bottom.
+    pub fn insert(&mut self, on_top: bool, new_len: usize) {
+        let fully_fixed = self.top_fixed() + self.bottom_fixed >= new_len - 1 && self.bottom_fixed == 0;
+        if on_top {
+            self.top_groups.insert(0, 1);
+        } else if fully_fixed {
+            self.top_groups.push(1);
+        } else {
+            self.bottom_fixed += 1;
+        }
+    }
+
+    /// 401.4: the top `k` cards were put there at the same time, so their owner orders them.
+    pub fn group_top(&mut self, k: usize) {
+        if k < 2 || self.top_groups.len() < k || self.top_groups[..k].iter().any(|&g| g != 1) {
+            return;
+        }
+        self.top_groups.drain(..k);
+        self.top_groups.insert(0, k);
+    }
 }
 
 /// The whole game state.

@@ -43,7 +43,7 @@ pub enum Event {
         /// When a replacement limited the library part to its top N cards (701.23f).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         library_top: Option<u32>,
-        /// The cards found, in the order of the instructions that asked for them.
+        /// The cards found (in any order).
         found: Vec<String>,
     },
     /// Cards were revealed to every player (CR 701.20a).
@@ -107,6 +107,21 @@ pub enum Event {
 }
 
 impl Event {
+    /// The event with its card and zone lists sorted: which cards a search found matters, the
+    /// order an engine lists them in doesn't.
+    pub fn normalized(&self) -> Event {
+        let mut e = self.clone();
+        match &mut e {
+            Event::Searched { zones, found, .. } => {
+                zones.sort();
+                found.sort();
+            }
+            Event::Revealed { cards, .. } => cards.sort(),
+            _ => {}
+        }
+        e
+    }
+
     /// The variant's name as written in logs.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -158,12 +173,35 @@ pub struct Outcome {
 }
 
 /// Positions of a library that the rules fix; the rest of it is in random order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
 pub struct FixedPositions {
-    /// Cards at the top whose positions are fixed.
-    pub top: usize,
+    /// Groups at the top, top first: a group of one is a fixed position; a larger group is a set
+    /// of cards put there at once, in an order their owner chose (401.4).
+    pub top_groups: Vec<usize>,
     /// Cards at the bottom whose positions are fixed.
     pub bottom: usize,
+}
+
+impl FixedPositions {
+    /// How many cards from the top are in fixed groups.
+    pub fn top(&self) -> usize {
+        self.top_groups.iter().sum()
+    }
+
+    /// The top groups as index ranges, clipped to a library of `len` cards.
+    pub fn top_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for &g in &self.top_groups {
+            let end = (start + g).min(len);
+            if start >= end {
+                break;
+            }
+            out.push(start..end);
+            start = end;
+        }
+        out
+    }
 }
 
 /// An outcome the oracle computed, with which library positions are fixed. Its `outcome` is in
@@ -179,10 +217,13 @@ pub struct LegalOutcome {
 
 /// Puts a library's random middle in sorted order, so libraries that differ only by a shuffle
 /// compare equal (701.24a: after a shuffle no order is meaningful).
-pub fn canonical_library(cards: &mut [String], fixed: FixedPositions) {
+pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
     let len = cards.len();
-    let top = fixed.top.min(len);
+    let top = fixed.top().min(len);
     let bottom = fixed.bottom.min(len - top);
+    for range in fixed.top_ranges(len) {
+        cards[range].sort_unstable();
+    }
     cards[top..len - bottom].sort_unstable();
 }
 
@@ -200,7 +241,10 @@ pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
         })
         .collect();
     keyed.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
-    keyed.into_iter().map(|k| k.3.clone()).collect()
+    keyed
+        .into_iter()
+        .map(|k| LoggedEvent { step: k.3.step, event: k.3.event.normalized() })
+        .collect()
 }
 
 /// Zones whose order is part of an outcome: libraries and the stack (400.5). Graveyards are
@@ -218,7 +262,7 @@ impl Outcome {
         out.zones.retain(|_, v| !v.is_empty());
         for (zone, cards) in out.zones.iter_mut() {
             if zone.ends_with(".library") {
-                canonical_library(cards, fixed.get(zone).copied().unwrap_or_default());
+                canonical_library(cards, &fixed.get(zone).cloned().unwrap_or_default());
             } else if !is_ordered_zone(zone) {
                 cards.sort_unstable();
             }

@@ -242,3 +242,66 @@ fn subsets(
     current.pop();
     ok
 }
+
+/// 701.23h: a merged search reports one list of found cards; this splits it among the merged
+/// instructions so that every instruction's find is legal, if any such split exists (else the
+/// first-fit split, which the checks will then reject with a precise reason). Cards that only
+/// one instruction could find are placed first; the rest are tried both ways, with a bound on
+/// the work so a huge ambiguous find can't stall the judge.
+pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan], looked_at: &[ObjId], cap: Option<u32>) -> Vec<Vec<ObjId>> {
+    let mut out = vec![Vec::new(); parts.len()];
+    if parts.len() == 1 {
+        out[0] = cards.to_vec();
+        return out;
+    }
+    let mut ambiguous = Vec::new();
+    for &c in cards {
+        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+        match fits.as_slice() {
+            [] => out[0].push(c),
+            [only] => out[*only].push(c),
+            _ => ambiguous.push((c, fits)),
+        }
+    }
+    let mut budget = 100_000usize;
+    let mut trial = out.clone();
+    if place(game, &ambiguous, 0, &mut trial, parts, looked_at, cap, &mut budget) {
+        return trial;
+    }
+    for (c, fits) in ambiguous {
+        let slot = fits.iter().copied().find(|&i| out[i].len() < parts[i].max).unwrap_or(fits[0]);
+        out[slot].push(c);
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn place(
+    game: &Game,
+    ambiguous: &[(ObjId, Vec<usize>)],
+    index: usize,
+    out: &mut Vec<Vec<ObjId>>,
+    parts: &[PartPlan],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+    budget: &mut usize,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let Some((card, fits)) = ambiguous.get(index) else {
+        return parts.iter().zip(out.iter()).all(|(p, f)| check_found(game, p, f, looked_at, cap).is_ok());
+    };
+    for &slot in fits {
+        if out[slot].len() >= parts[slot].max {
+            continue;
+        }
+        out[slot].push(*card);
+        if place(game, ambiguous, index + 1, out, parts, looked_at, cap, budget) {
+            return true;
+        }
+        out[slot].pop();
+    }
+    false
+}

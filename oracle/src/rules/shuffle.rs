@@ -31,8 +31,8 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
 /// fixed top, the random middle, and the fixed bottom.
 pub fn library_regions(game: &Game, player: PlayerId) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
     let cards = game.zone(ZoneRef::Library(player));
-    let shape = game.shapes[player];
-    let top = shape.top_fixed.min(cards.len());
+    let shape = &game.shapes[player];
+    let top = shape.top_fixed().min(cards.len());
     let bottom = shape.bottom_fixed.min(cards.len() - top);
     (
         cards[..top].to_vec(),

@@ -55,15 +55,10 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
     {
         list.remove(idx);
         if let ZoneRef::Library(p) = from {
-            let len = list.len();
-            let shape = &mut game.shapes[p];
             // The removed card leaves a fixed region only if it was in one; a card taken from the
             // random middle leaves both fixed regions as they were.
-            if idx < shape.top_fixed {
-                shape.top_fixed -= 1;
-            } else if idx >= len + 1 - shape.bottom_fixed.min(len + 1) {
-                shape.bottom_fixed -= 1;
-            }
+            let old_len = list.len() + 1;
+            game.shapes[p].remove_at(idx, old_len);
         }
     }
     let knowledge = default_knowledge(game, to, owner) | seen_by;
@@ -75,14 +70,8 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
         list.push(obj);
     }
     if let ZoneRef::Library(p) = to {
-        let old_len = game.zone(to).len() - 1;
-        let shape = &mut game.shapes[p];
-        let fully_fixed = shape.top_fixed >= old_len;
-        if position == Position::Top || fully_fixed {
-            shape.top_fixed += 1;
-        } else {
-            shape.bottom_fixed += 1;
-        }
+        let new_len = game.zone(to).len();
+        game.shapes[p].insert(position == Position::Top, new_len);
     }
     let o = &mut game.objs[obj];
     o.zone = to;

@@ -107,6 +107,26 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
     Ok(Loaded { id: id.to_string(), scenario, setup, source: source.to_string() })
 }
 
+/// Builds a scenario made in code (generators, tests, benchmarks). Errors are located in the
+/// scenario's YAML rendering.
+pub fn load_scenario(id: &str, scenario: Scenario, pool: &CardPool) -> Result<Loaded, LoadError> {
+    let source = to_yaml(&scenario);
+    let setup = Builder::new(&scenario, pool)
+        .build()
+        .map_err(|(path, message)| locate_error(id, &source, &path, message))?;
+    Ok(Loaded { id: id.to_string(), scenario, setup, source })
+}
+
+/// Renders a value as YAML in the scenario style (enums as one-key maps).
+pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
+    let mut out = Vec::new();
+    let mut ser = serde_yaml::Serializer::new(&mut out);
+    match serde_yaml::with::singleton_map_recursive::serialize(value, &mut ser) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(e) => format!("# could not render: {e}\n"),
+    }
+}
+
 /// Deserializes YAML with enums written as one-key maps (`- search: {...}`, `count: {up_to: 2}`)
 /// or plain strings for unit variants — the same shape serde_json uses, so YAML scenarios and
 /// JSON protocol messages read alike. (serde_norway's default would be YAML tags, `!search`.)
@@ -223,7 +243,7 @@ impl<'a> Builder<'a> {
                     self.add(c, zone, i, i, &path)?;
                 }
             }
-            self.game.shapes.push(LibraryShape { top_fixed: p.library.len(), bottom_fixed: 0 });
+            self.game.shapes.push(LibraryShape::ordered(p.library.len()));
         }
         for (j, c) in s.battlefield.iter().enumerate() {
             let path = format!("battlefield[{j}]");

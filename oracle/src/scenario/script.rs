@@ -2,6 +2,7 @@
 //! is an error listing the legal ones (the simulator checks it like any other answer).
 
 use crate::model::{Game, PlayerId};
+use crate::rules::search::assign_parts;
 use crate::sim::{Choice, Decider, Decision, SimError};
 
 /// Kinds of scripted decision.
@@ -73,30 +74,13 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                 let e = &self.entries[i];
                 return Ok(match (kind, decision) {
                     (ScriptKind::May, _) => Choice::Bool(e.accept),
-                    (ScriptKind::Search, Decision::Find { parts, .. }) => Choice::Parts(split_parts(&e.cards, parts)),
+                    (ScriptKind::Search, Decision::Find { parts, looked_at, cap, .. }) => {
+                        Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
+                    }
                     _ => Choice::Cards(e.cards.clone()),
                 });
             }
         }
         self.inner.decide(game, step, decision)
     }
-}
-
-/// Splits a flat list of found cards among merged search instructions (701.23h): each card goes
-/// to the first instruction that could find it and still has room.
-pub fn split_parts(cards: &[usize], parts: &[crate::rules::search::PartPlan]) -> Vec<Vec<usize>> {
-    let mut out = vec![Vec::new(); parts.len()];
-    if parts.len() == 1 {
-        out[0] = cards.to_vec();
-        return out;
-    }
-    for &c in cards {
-        let slot = parts
-            .iter()
-            .enumerate()
-            .position(|(i, p)| p.candidates.contains(&c) && out[i].len() < p.max)
-            .unwrap_or(0);
-        out[slot].push(c);
-    }
-    out
 }

@@ -348,9 +348,15 @@ impl Sim<'_> {
                 // 701.24b: cards bound for a position in the library are not part of the shuffle.
                 self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).collect::<Vec<_>>());
             }
+            let mut per_owner = vec![0usize; self.game.players.len()];
             for (o, seen) in to_top {
                 let owner = self.game.obj(o).owner;
+                per_owner[owner] += 1;
                 self.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
+            }
+            // 401.4: cards put on top at the same time are in an order their owner chooses.
+            for (owner, n) in per_owner.into_iter().enumerate() {
+                self.game.shapes[owner].group_top(n);
             }
         }
         Ok(())

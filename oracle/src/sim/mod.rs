@@ -515,7 +515,10 @@ impl<'d> Sim<'d> {
             zones.insert(zone.display(&names), cards.iter().map(|&o| self.id(o)).collect::<Vec<_>>());
         }
         for (p, shape) in self.game.shapes.iter().enumerate() {
-            fixed.insert(ZoneRef::Library(p).display(&names), FixedPositions { top: shape.top_fixed, bottom: shape.bottom_fixed });
+            fixed.insert(
+                ZoneRef::Library(p).display(&names),
+                FixedPositions { top_groups: shape.top_groups.clone(), bottom: shape.bottom_fixed },
+            );
         }
         let stack: Vec<String> = self
             .stack

@@ -1,0 +1,140 @@
+//! Outcomes as an engine might report them: concrete shuffles, and single-step corruptions.
+//!
+//! The agreement checks (judge ⇔ enumerator) use both: every legal outcome, reported with any
+//! shuffle order, must be accepted; every single-step change of it must be accepted exactly when
+//! it lands on another legal outcome.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
+
+/// `legal` as an engine could report it: the random middle of each library in a random order
+/// and the events within each step reordered (keeping the searches' relative order, 701.23i).
+pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = legal.outcome.clone();
+    for (zone, cards) in out.zones.iter_mut() {
+        if let Some(fixed) = legal.fixed.get(zone) {
+            let len = cards.len();
+            let top = fixed.top().min(len);
+            let bottom = fixed.bottom.min(len - top);
+            for range in fixed.top_ranges(len) {
+                cards[range].shuffle(&mut rng);
+            }
+            cards[top..len - bottom].shuffle(&mut rng);
+        } else if zone != "stack" {
+            cards.shuffle(&mut rng);
+        }
+    }
+    let mut events: Vec<(usize, u64, LoggedEvent)> = Vec::new();
+    let mut search_seq = 0u64;
+    for e in out.events.drain(..) {
+        let key = if matches!(e.event, Event::Searched { .. }) {
+            search_seq += 1;
+            search_seq // searches keep their order relative to each other
+        } else {
+            rng.random_range(0..1_000_000u64)
+        };
+        events.push((e.step, key, e));
+    }
+    // Searches keep their relative order: sort the others around them, then restore searches.
+    let searches: Vec<LoggedEvent> = events.iter().filter(|e| matches!(e.2.event, Event::Searched { .. })).map(|e| e.2.clone()).collect();
+    events.sort_by_key(|e| (e.0, e.1));
+    let mut next_search = searches.into_iter();
+    out.events = events
+        .into_iter()
+        .map(|(_, _, e)| if matches!(e.event, Event::Searched { .. }) { next_search.next().unwrap_or(e) } else { e })
+        .collect();
+    out
+}
+
+/// Single-step changes of an outcome, each with a description.
+pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
+    let mut out = Vec::new();
+    let zones: Vec<String> = o.zones.keys().cloned().chain(["exile".to_string()]).collect();
+    // Move one card to another zone.
+    for (zone, cards) in &o.zones {
+        for (i, card) in cards.iter().enumerate().take(4) {
+            for other in zones.iter().filter(|z| *z != zone).take(3) {
+                let mut c = o.clone();
+                c.zones.get_mut(zone).map(|v| v.remove(i));
+                c.zones.entry(other.clone()).or_default().insert(0, card.clone());
+                out.push((format!("move {card} from {zone} to {other}"), c));
+            }
+        }
+    }
+    // Swap the top two cards of a library.
+    for (zone, cards) in &o.zones {
+        if zone.ends_with(".library") && cards.len() >= 2 {
+            let mut c = o.clone();
+            c.zones.get_mut(zone).map(|v| v.swap(0, 1));
+            out.push((format!("swap the top two cards of {zone}"), c));
+        }
+    }
+    // Drop or duplicate one event.
+    for i in 0..o.events.len() {
+        let mut c = o.clone();
+        let e = c.events.remove(i);
+        out.push((format!("drop event {i} ({})", e.event.kind()), c));
+        let mut d = o.clone();
+        d.events.insert(i, o.events[i].clone());
+        out.push((format!("duplicate event {i} ({})", o.events[i].event.kind()), d));
+    }
+    // Change what a search found; reveal what it found.
+    for (i, e) in o.events.iter().enumerate() {
+        if let Event::Searched { player, found, .. } = &e.event {
+            if let Some(first) = found.first() {
+                let mut c = o.clone();
+                if let Event::Searched { found, .. } = &mut c.events[i].event {
+                    found.remove(0);
+                }
+                out.push((format!("search {i} did not find {first}"), c));
+                let mut r = o.clone();
+                r.events.insert(i + 1, LoggedEvent { step: e.step, event: Event::Revealed { player: player.clone(), cards: vec![first.clone()] } });
+                out.push((format!("reveal {first}"), r));
+            }
+            for (zone, cards) in &o.zones {
+                if let Some(extra) = cards.iter().find(|c| !found.contains(c)) {
+                    let mut c = o.clone();
+                    if let Event::Searched { found, .. } = &mut c.events[i].event {
+                        found.push(extra.clone());
+                    }
+                    out.push((format!("search {i} also found {extra} (in {zone})"), c));
+                    break;
+                }
+            }
+        }
+    }
+    // Knowledge and life.
+    if let Some((card, who)) = o.known.iter().next() {
+        let mut c = o.clone();
+        c.known.remove(card);
+        out.push((format!("nobody knows {card} (was {who:?})"), c));
+    }
+    for (zone, cards) in &o.zones {
+        if (zone.ends_with(".hand") || zone.ends_with(".library")) && !cards.is_empty() {
+            let mut c = o.clone();
+            let names: Vec<String> = o.life.keys().cloned().collect();
+            c.known.insert(cards[0].clone(), names);
+            out.push((format!("everyone knows {}", cards[0]), c));
+            break;
+        }
+    }
+    if let Some((p, l)) = o.life.iter().next() {
+        let mut c = o.clone();
+        c.life.insert(p.clone(), l - 1);
+        out.push((format!("{p} lost a life"), c));
+    }
+    out
+}
+
+/// True if `observed` is one of the explored outcomes (compared in each legal outcome's
+/// canonical form; there are few distinct sets of fixed positions, so this is a few lookups).
+pub fn is_member(observed: &Outcome, legal: &BTreeMap<Outcome, LegalOutcome>) -> bool {
+    let shapes: BTreeSet<&BTreeMap<String, FixedPositions>> = legal.values().map(|l| &l.fixed).collect();
+    shapes.into_iter().any(|fixed| legal.get(&observed.canonical(fixed)).is_some_and(|l| &l.fixed == fixed))
+}

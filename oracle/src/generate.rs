@@ -1,0 +1,227 @@
+//! Random small scenarios around one search, for property tests, benchmarks and (later) fuzzing.
+//!
+//! [`GenParams`] is plain data so that proptest can generate and shrink it; [`GenParams::from_seed`]
+//! makes one from a seed, for callers that want a printed, replayable seed instead.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::cards::def::{CardDef, CardType, Keyword, Supertype};
+use crate::effects::{Count, Destination, Effect, Filter, PlayerRef, SearchSpec, SearchZone, Target};
+use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
+
+/// Cards the generator draws zones from: basic and nonbasic lands, a flash creature, instants,
+/// sorceries, an artifact and a split card, so every kind of quality has hits and misses.
+pub const PALETTE: [&str; 10] = [
+    "Plains",
+    "Island",
+    "Forest",
+    "Hallowed Fountain",
+    "Grizzly Bears",
+    "Lightning Bolt",
+    "Snapcaster Mage",
+    "Mystical Teachings",
+    "Cease // Desist",
+    "Ornithopter",
+];
+
+/// The name of the generated search card.
+pub const SEARCH_CARD: &str = "Generated Search";
+
+/// What a generated scenario looks like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenParams {
+    /// Per player (2–4): library (top first), hand, graveyard, outside — palette indices.
+    pub zones: Vec<[Vec<u8>; 4]>,
+    /// Seat of the player who casts the search.
+    pub caster: usize,
+    /// Seat of an Aven Mindcensor's controller, if there is one.
+    pub mindcensor: Option<usize>,
+    /// Seat of an Ob Nixilis, Unshackled's controller, if there is one (a search trigger).
+    pub ob_nixilis: Option<usize>,
+    /// Zones searched (bit 0 graveyard, 1 hand, 2 library, 3 outside); 0 means library.
+    pub zone_bits: u8,
+    /// The stated quality: 0 none (quantity only), 1 land, 2 Plains, 3 named Island,
+    /// 4 mana value ≤ 2, 5 flash, 6 instant, 7 not a basic land.
+    pub quality: u8,
+    /// 0 one, 1 exactly N, 2 up to N, 3 all.
+    pub count_kind: u8,
+    /// N for exactly/up to (1–3).
+    pub count_n: u8,
+    /// Reveal the found cards.
+    pub reveal: bool,
+    /// 0 hand, 1 battlefield, 2 graveyard, 3 exile, 4 top of library.
+    pub destination: u8,
+    /// Then shuffle.
+    pub shuffle: bool,
+    /// "may search".
+    pub optional: bool,
+    /// Every player searches (701.23i) instead of the caster alone.
+    pub each_player: bool,
+    /// Search a target opponent's zones instead of the searcher's own.
+    pub target_opponent: bool,
+    /// A second library search instruction before the shuffle (701.23h), with this quality.
+    pub second: Option<u8>,
+}
+
+impl GenParams {
+    /// Parameters from a seed.
+    pub fn from_seed(seed: u64) -> GenParams {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let players = rng.random_range(2..=3usize);
+        let zone = |rng: &mut StdRng, max: usize| -> Vec<u8> {
+            let n = rng.random_range(0..=max);
+            (0..n).map(|_| rng.random_range(0..PALETTE.len() as u8)).collect()
+        };
+        let zones = (0..players)
+            .map(|_| [zone(&mut rng, 6), zone(&mut rng, 2), zone(&mut rng, 2), zone(&mut rng, 2)])
+            .collect();
+        GenParams {
+            zones,
+            caster: rng.random_range(0..players),
+            mindcensor: rng.random_bool(0.4).then(|| rng.random_range(0..players)),
+            ob_nixilis: rng.random_bool(0.3).then(|| rng.random_range(0..players)),
+            zone_bits: rng.random_range(0..16),
+            quality: rng.random_range(0..8),
+            count_kind: rng.random_range(0..4),
+            count_n: rng.random_range(1..=3),
+            reveal: rng.random_bool(0.5),
+            destination: rng.random_range(0..5),
+            shuffle: rng.random_bool(0.7),
+            optional: rng.random_bool(0.3),
+            each_player: rng.random_bool(0.25),
+            target_opponent: rng.random_bool(0.3),
+            second: rng.random_bool(0.2).then(|| rng.random_range(0..8)),
+        }
+    }
+
+    fn filter(quality: u8) -> Option<Filter> {
+        let f = match quality % 8 {
+            0 => return None,
+            1 => Filter { types: vec![CardType::Land], ..Filter::default() },
+            2 => Filter { subtypes: vec!["Plains".into()], ..Filter::default() },
+            3 => Filter { name: Some("Island".into()), ..Filter::default() },
+            4 => Filter { mana_value_at_most: Some(2), ..Filter::default() },
+            5 => Filter { keyword: Some(Keyword::Flash), ..Filter::default() },
+            6 => Filter { types: vec![CardType::Instant], ..Filter::default() },
+            _ => Filter {
+                not: Some(Box::new(Filter { types: vec![CardType::Land], supertypes: vec![Supertype::Basic], ..Filter::default() })),
+                ..Filter::default()
+            },
+        };
+        Some(f)
+    }
+
+    fn spec(&self, quality: u8, library_only: bool) -> SearchSpec {
+        let mut zones: Vec<SearchZone> = [SearchZone::Graveyard, SearchZone::Hand, SearchZone::Library, SearchZone::Outside]
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.zone_bits & (1 << i) != 0)
+            .map(|(_, z)| z)
+            .collect();
+        if zones.is_empty() || library_only || self.second.is_some() {
+            zones = vec![SearchZone::Library];
+        }
+        let n = u32::from(self.count_n.clamp(1, 3));
+        SearchSpec {
+            searcher: if self.each_player { PlayerRef::EachPlayer } else { PlayerRef::You },
+            optional: self.optional,
+            zones,
+            whose: (self.target_opponent && !self.each_player).then_some(PlayerRef::TargetPlayer),
+            filter: Self::filter(quality),
+            count: match self.count_kind % 4 {
+                0 => Count::One,
+                1 => Count::Exactly(n),
+                2 => Count::UpTo(n),
+                _ => Count::All,
+            },
+            different_names: false,
+            reveal: self.reveal,
+            to: match self.destination % 5 {
+                0 => Destination::Hand,
+                1 => Destination::Battlefield,
+                2 => Destination::Graveyard,
+                3 => Destination::Exile,
+                _ => Destination::LibraryTop,
+            },
+            shuffle: self.shuffle,
+        }
+    }
+
+    /// The generated search card.
+    pub fn search_card(&self) -> CardDef {
+        let mut effect = Vec::new();
+        match self.second {
+            Some(q) => {
+                let mut first = self.spec(self.quality, true);
+                first.shuffle = false;
+                effect.push(Effect::Search(first));
+                effect.push(Effect::Search(self.spec(q, true)));
+            }
+            None => effect.push(Effect::Search(self.spec(self.quality, false))),
+        }
+        let targets = if self.target_opponent && !self.each_player { vec![Target::Opponent] } else { Vec::new() };
+        CardDef {
+            name: SEARCH_CARD.into(),
+            mana_cost: Some("{1}".into()),
+            types: vec![CardType::Sorcery],
+            oracle: "(generated) a search instruction".into(),
+            spell: Some(crate::cards::def::SpellAbility { targets, effect }),
+            ..CardDef::default()
+        }
+    }
+
+    /// The scenario: the caster casts the search card and everything resolves.
+    pub fn scenario(&self) -> Scenario {
+        let players = self.zones.len().clamp(2, 4);
+        let names = ["Alice", "Bob", "Carol", "Dave"];
+        let caster = self.caster % players;
+        let setup = |cards: &[u8]| -> Vec<CardSetup> {
+            cards.iter().map(|&c| plain(PALETTE[c as usize % PALETTE.len()])).collect()
+        };
+        let mut player_setups: Vec<PlayerSetup> = (0..players)
+            .map(|p| {
+                let z = &self.zones[p];
+                PlayerSetup {
+                    name: names[p].into(),
+                    life: 20,
+                    library: setup(&z[0]),
+                    hand: setup(&z[1]),
+                    graveyard: setup(&z[2]),
+                    outside: setup(&z[3]),
+                }
+            })
+            .collect();
+        player_setups[caster].hand.push(CardSetup { id: Some("the-search".into()), ..plain(SEARCH_CARD) });
+        let mut battlefield = Vec::new();
+        if let Some(p) = self.mindcensor {
+            battlefield.push(CardSetup { owner: Some(names[p % players].into()), ..plain("Aven Mindcensor") });
+        }
+        if let Some(p) = self.ob_nixilis {
+            battlefield.push(CardSetup { owner: Some(names[p % players].into()), ..plain("Ob Nixilis, Unshackled") });
+        }
+        let target = (caster + 1) % players;
+        let targets = if self.target_opponent && !self.each_player { vec![names[target].to_string()] } else { Vec::new() };
+        Scenario {
+            title: "generated search".into(),
+            rules: vec!["701.23".into()],
+            source: Source { kind: SourceKind::FuzzFinding, reference: format!("{self:?}") },
+            tags: Vec::new(),
+            description: None,
+            cards: vec![self.search_card()],
+            players: player_setups,
+            battlefield,
+            exile: Vec::new(),
+            steps: vec![
+                Step::Cast { player: names[caster].into(), card: "the-search".into(), face: None, targets },
+                Step::ResolveAll,
+            ],
+            decisions: Vec::new(),
+            expect: Expectations::default(),
+        }
+    }
+}
+
+fn plain(name: &str) -> CardSetup {
+    CardSetup { card: name.into(), id: None, owner: None, controller: None, known_to: Vec::new() }
+}

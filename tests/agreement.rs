@@ -1,0 +1,102 @@
+//! The judge and the enumerator agree: on random small states, every enumerated outcome (reported
+//! with any shuffle order) is judged legal, and every single-step corruption of it is judged legal
+//! exactly when it is itself one of the enumerated outcomes.
+
+use mtg_oracle::corrupt::{concretize, corruptions, is_member};
+use mtg_oracle::explore::explore;
+use mtg_oracle::generate::{GenParams, PALETTE};
+use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::scenario::load_scenario;
+use mtg_oracle::sim::SimError;
+use mtg_oracle_tests::pool;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngSeed};
+
+fn zone(max: usize) -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(0..PALETTE.len() as u8, 0..=max)
+}
+
+fn params() -> impl Strategy<Value = GenParams> {
+    let player = (zone(6), zone(2), zone(2), zone(2)).prop_map(|(a, b, c, d)| [a, b, c, d]);
+    (
+        prop::collection::vec(player, 2..=3),
+        (0..3usize, prop::option::of(0..3usize), prop::option::of(0..3usize)),
+        (0..16u8, 0..8u8, 0..4u8, 1..=3u8),
+        (any::<bool>(), 0..5u8, any::<bool>(), any::<bool>()),
+        (any::<bool>(), any::<bool>(), prop::option::weighted(0.2, 0..8u8)),
+    )
+        .prop_map(|(zones, (caster, mindcensor, ob_nixilis), (zone_bits, quality, count_kind, count_n), (reveal, destination, shuffle, optional), (each_player, target_opponent, second))| {
+            GenParams {
+                zones,
+                caster,
+                mindcensor,
+                ob_nixilis,
+                zone_bits,
+                quality,
+                count_kind,
+                count_n,
+                reveal,
+                destination,
+                shuffle,
+                optional,
+                each_player,
+                target_opponent,
+                second,
+            }
+        })
+}
+
+/// Runs the agreement check on one generated scenario; returns how many outcomes it covered.
+fn check_agreement(p: &GenParams, seed: u64) -> Result<usize, TestCaseError> {
+    let pool = pool();
+    let loaded = load_scenario("generated", p.scenario(), &pool).map_err(|e| TestCaseError::fail(format!("generator made an invalid scenario: {e}")))?;
+    let x = match explore(&loaded.setup, 400) {
+        Ok(x) => x,
+        Err(SimError::TooLarge(_)) => return Ok(0),
+        Err(e) => return Err(TestCaseError::fail(format!("explore failed: {e:?}"))),
+    };
+    prop_assert!(!x.outcomes.is_empty());
+    for (i, legal) in x.outcomes.values().enumerate() {
+        let reported = concretize(legal, seed ^ i as u64);
+        let verdict = judge(&loaded.setup, &reported);
+        prop_assert!(verdict.is_legal(), "judge rejected enumerated outcome #{i}: {verdict:?}\n{reported:#?}");
+        for (what, corrupted) in corruptions(&reported) {
+            let member = is_member(&corrupted, &x.outcomes);
+            let verdict = judge(&loaded.setup, &corrupted);
+            prop_assert_eq!(verdict.is_legal(), member, "corruption `{}` of outcome #{}: member={} verdict={:?}", what, i, member, verdict);
+            if let Verdict::Illegal(diffs) = &verdict {
+                prop_assert!(!diffs.is_empty() && diffs.iter().all(|d| !d.clause.is_empty()));
+            }
+        }
+    }
+    Ok(x.outcomes.len())
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 160, rng_seed: RngSeed::Fixed(0x6d74_675f_6f72_636c), failure_persistence: None, ..Config::default() })]
+
+    #[test]
+    fn judge_agrees_with_enumerator(p in params(), seed in any::<u64>()) {
+        check_agreement(&p, seed)?;
+    }
+}
+
+/// The generator from seeds reaches the interesting cases and they agree too.
+#[test]
+fn seeded_scenarios_agree_and_cover_the_interesting_cases() {
+    let (mut capped, mut multi_outcome, mut total) = (0, 0, 0);
+    for seed in 0..120u64 {
+        let p = GenParams::from_seed(seed);
+        let n = check_agreement(&p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        total += n;
+        if n > 1 {
+            multi_outcome += 1;
+        }
+        if p.mindcensor.is_some() {
+            capped += 1;
+        }
+    }
+    assert!(capped > 20, "only {capped} seeds had a Mindcensor");
+    assert!(multi_outcome > 30, "only {multi_outcome} seeds had a choice");
+    assert!(total > 300, "only {total} outcomes checked");
+}
