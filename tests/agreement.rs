@@ -25,31 +25,40 @@ fn params() -> impl Strategy<Value = GenParams> {
         (any::<bool>(), 0..5u8, any::<bool>(), any::<bool>()),
         (any::<bool>(), any::<bool>(), prop::option::weighted(0.2, 0..8u8)),
     )
-        .prop_map(|(zones, (caster, mindcensor, ob_nixilis), (zone_bits, quality, count_kind, count_n), (reveal, destination, shuffle, optional), (each_player, target_opponent, second))| {
-            GenParams {
+        .prop_map(
+            |(
                 zones,
-                caster,
-                mindcensor,
-                ob_nixilis,
-                zone_bits,
-                quality,
-                count_kind,
-                count_n,
-                reveal,
-                destination,
-                shuffle,
-                optional,
-                each_player,
-                target_opponent,
-                second,
-            }
-        })
+                (caster, mindcensor, ob_nixilis),
+                (zone_bits, quality, count_kind, count_n),
+                (reveal, destination, shuffle, optional),
+                (each_player, target_opponent, second),
+            )| {
+                GenParams {
+                    zones,
+                    caster,
+                    mindcensor,
+                    ob_nixilis,
+                    zone_bits,
+                    quality,
+                    count_kind,
+                    count_n,
+                    reveal,
+                    destination,
+                    shuffle,
+                    optional,
+                    each_player,
+                    target_opponent,
+                    second,
+                }
+            },
+        )
 }
 
 /// Runs the agreement check on one generated scenario; returns how many outcomes it covered.
 fn check_agreement(p: &GenParams, seed: u64) -> Result<usize, TestCaseError> {
     let pool = pool();
-    let loaded = load_scenario("generated", p.scenario(), &pool).map_err(|e| TestCaseError::fail(format!("generator made an invalid scenario: {e}")))?;
+    let loaded = load_scenario("generated", p.scenario(), &pool)
+        .map_err(|e| TestCaseError::fail(format!("generator made an invalid scenario: {e}")))?;
     let x = match explore(&loaded.setup, 400) {
         Ok(x) => x,
         Err(SimError::TooLarge(_)) => return Ok(0),
@@ -63,7 +72,15 @@ fn check_agreement(p: &GenParams, seed: u64) -> Result<usize, TestCaseError> {
         for (what, corrupted) in corruptions(&reported) {
             let member = is_member(&corrupted, &x.outcomes);
             let verdict = judge(&loaded.setup, &corrupted);
-            prop_assert_eq!(verdict.is_legal(), member, "corruption `{}` of outcome #{}: member={} verdict={:?}", what, i, member, verdict);
+            prop_assert_eq!(
+                verdict.is_legal(),
+                member,
+                "corruption `{}` of outcome #{}: member={} verdict={:?}",
+                what,
+                i,
+                member,
+                verdict
+            );
             if let Verdict::Illegal(diffs) = &verdict {
                 prop_assert!(!diffs.is_empty() && diffs.iter().all(|d| !d.clause.is_empty()));
             }

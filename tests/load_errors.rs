@@ -119,7 +119,10 @@ fn run_err(source: &str) -> LoadError {
 fn assert_located(e: &LoadError, line: usize, column: usize, words: &[&str]) {
     assert_eq!(e.file, ID, "wrong file in: {e}");
     assert_eq!((e.line, e.column), (line, column), "wrong location (want {line}:{column}) for: {e}");
-    assert!(e.to_string().starts_with(&format!("{ID}:{line}:{column}: ")), "Display is not file:line:column: message: {e}");
+    assert!(
+        e.to_string().starts_with(&format!("{ID}:{line}:{column}: ")),
+        "Display is not file:line:column: message: {e}"
+    );
     for w in words {
         assert!(e.message.contains(w), "the message lacks {w:?}: {e}");
     }
@@ -274,10 +277,10 @@ fn negative_or_text_count() {
 
 #[test]
 fn duplicate_top_level_key() {
-    // A second `title:` as line 2. serde's struct visitor notices it after reading the key, so
-    // serde_norway points at the mapping that holds both: the root, 1:1.
+    // A second `title:` as line 2. The loader checks the YAML itself first, and serde_norway's
+    // YAML reader points at the mapping that holds both keys: the root, 1:1.
     let e = load_err(&splinter_line(1, "title: Splinter on Howling Mine\ntitle: again"));
-    assert_located(&e, 1, 1, &["duplicate field `title`"]);
+    assert_located(&e, 1, 1, &["duplicate entry with key \"title\""]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -422,7 +425,8 @@ fn one_player_or_five_players() {
     let e = load_err(&src);
     assert_located(&e, 5, 3, &["2 to 4 players", "not 1"]);
     // Carol, Dave and Eve added after Bob.
-    let src = splinter_line(12, "      - {card: Howling Mine, id: mine-gy}\n  - name: Carol\n  - name: Dave\n  - name: Eve");
+    let src =
+        splinter_line(12, "      - {card: Howling Mine, id: mine-gy}\n  - name: Carol\n  - name: Dave\n  - name: Eve");
     let e = load_err(&src);
     assert_located(&e, 5, 3, &["2 to 4 players", "not 5"]);
 }
@@ -493,7 +497,10 @@ expect: {}
 #[test]
 fn inline_card_whose_name_is_in_the_pool() {
     // `cards:` inserted after line 3; the inline card's name is at line 5, column 11.
-    let src = splinter_line(3, "source: {kind: cr-example, reference: CR 701.23b example}\ncards:\n  - name: Forest\n    types: [Land]");
+    let src = splinter_line(
+        3,
+        "source: {kind: cr-example, reference: CR 701.23b example}\ncards:\n  - name: Forest\n    types: [Land]",
+    );
     let e = load_err(&src);
     assert_located(&e, 5, 11, &["`Forest` is already in the card pool"]);
 }
@@ -580,7 +587,12 @@ decisions:
 expect: {}
 ";
     let e = run_err(src);
-    assert_located(&e, 13, 5, &["decisions[0]", "not a legal choice", "forest", "legal:", "counterspell", "aven-mindcensor"]);
+    assert_located(
+        &e,
+        13,
+        5,
+        &["decisions[0]", "not a legal choice", "forest", "legal:", "counterspell", "aven-mindcensor"],
+    );
 }
 
 #[test]
@@ -596,17 +608,17 @@ fn scripted_decision_that_never_comes_up() {
 
 #[test]
 fn empty_file() {
-    // An empty document deserialises as an empty mapping, so the first required key is missing;
-    // serde_norway points at the end of the stream: 1:1, or the line after the last newline.
-    for (src, line) in [("", 1), ("\n\n", 3), ("# only a comment\n", 2)] {
+    // A file with nothing but blank lines or comments is reported as empty, at its start.
+    for src in ["", "\n\n", "# only a comment\n"] {
         let e = load_err(src);
-        assert_located(&e, line, 1, &["missing field `title`"]);
+        assert_located(&e, 1, 1, &["the file is empty", "title"]);
     }
 }
 
 #[test]
 fn binary_garbage_as_lossy_utf8() {
-    let bytes: Vec<u8> = vec![0xff, 0xfe, 0x00, 0x01, b't', b'i', b't', 0xc3, b'l', b'e', b':', 0x80, b'\n', 0x1b, 0x9f];
+    let bytes: Vec<u8> =
+        vec![0xff, 0xfe, 0x00, 0x01, b't', b'i', b't', 0xc3, b'l', b'e', b':', 0x80, b'\n', 0x1b, 0x9f];
     let text = String::from_utf8_lossy(&bytes).into_owned();
     // `\u{FFFD}\u{FFFD}\0…`: the NUL is the first character YAML refuses. libyaml's reader
     // reports only a byte offset (6: two 3-byte replacement characters), so serde_norway has no
@@ -639,8 +651,10 @@ fn deeply_nested_structure() {
     // 10 000 nested flow sequences as the rules list (line 2): the outer `[` at column 8 is the
     // list, the second `[` (column 9) is rules[0], which should be a string.
     let deep = format!("{}\"x\"{}", "[".repeat(10_000), "]".repeat(10_000));
+    // The YAML check runs first and stops at its recursion limit, inside the brackets on line 2.
     let e = load_err(&splinter_line(2, &format!("rules: {deep}")));
-    assert_located(&e, 2, 9, &["rules[0]", "invalid type: sequence, expected a string"]);
+    assert_eq!(e.line, 2, "{e}");
+    assert!(e.message.contains("recursion limit exceeded"), "{e}");
     // 2 000 nested block mappings under `description` (line 4): the map starts at line 5,
     // column 2.
     let mut block = String::from("description:\n");
@@ -648,8 +662,9 @@ fn deeply_nested_structure() {
         block.push_str(&" ".repeat(depth));
         block.push_str("k:\n");
     }
+    // The YAML check's recursion limit (128 levels) stops it inside the nesting, 127 levels down.
     let e = load_err(&splinter_line(3, &format!("source: {{kind: cr-example, reference: r}}\n{}", block.trim_end())));
-    assert_located(&e, 5, 2, &["description", "invalid type: map, expected a string"]);
+    assert!(e.line > 5 && e.message.contains("recursion limit exceeded"), "{e}");
     // 5 000 nested `not:` filters, where nesting is allowed: serde_norway's recursion limit
     // (128 levels, 5 of them above the filter) stops at the 123rd `{`, at column 22 + 6 × 122.
     let deep = format!("{}{{}}{}", "{not: ".repeat(5000), "}".repeat(5000));
@@ -658,8 +673,7 @@ fn deeply_nested_structure() {
     // 100 levels are fine, and a later error (line 23, the step's `card: splintr` at column 33)
     // is still located through them.
     let deep = format!("{}{{}}{}", "{not: ".repeat(100), "}".repeat(100));
-    let src = splinter_with_inline_filter(&deep)
-        .replace("card: splinter, targets", "card: splintr, targets");
+    let src = splinter_with_inline_filter(&deep).replace("card: splinter, targets", "card: splintr, targets");
     let e = load_err(&src);
     assert_located(&e, 23, 33, &["`splintr`", "did you mean `splinter`?"]);
 }
@@ -785,6 +799,8 @@ fn random_mutations_never_panic_and_errors_are_located() {
             Ok(RunResult::Pass { .. }) => loaded += 1,
         }
     }
-    assert!(loaded > 0 && rejected > 0, "seed {SEED:#x}: the mutations should both load ({loaded}) and fail ({rejected})");
+    assert!(
+        loaded > 0 && rejected > 0,
+        "seed {SEED:#x}: the mutations should both load ({loaded}) and fail ({rejected})"
+    );
 }
-

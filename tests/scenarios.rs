@@ -14,9 +14,11 @@ fn every_bundled_scenario_passes() {
     for f in &files {
         match run_file(f, &pool) {
             RunResult::Pass { .. } => {}
-            RunResult::Fail { loaded, failures: why } => {
-                failures.push(format!("FAIL {}: {}", loaded.id, why.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")))
-            }
+            RunResult::Fail { loaded, failures: why } => failures.push(format!(
+                "FAIL {}: {}",
+                loaded.id,
+                why.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ")
+            )),
             RunResult::Invalid(e) => failures.push(format!("ERROR {e}")),
         }
     }

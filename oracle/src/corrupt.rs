@@ -42,7 +42,8 @@ pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
         events.push((e.step, key, e));
     }
     // Searches keep their relative order: sort the others around them, then restore searches.
-    let searches: Vec<LoggedEvent> = events.iter().filter(|e| matches!(e.2.event, Event::Searched { .. })).map(|e| e.2.clone()).collect();
+    let searches: Vec<LoggedEvent> =
+        events.iter().filter(|e| matches!(e.2.event, Event::Searched { .. })).map(|e| e.2.clone()).collect();
     events.sort_by_key(|e| (e.0, e.1));
     let mut next_search = searches.into_iter();
     out.events = events
@@ -61,7 +62,9 @@ pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
         for (i, card) in cards.iter().enumerate().take(4) {
             for other in zones.iter().filter(|z| *z != zone).take(3) {
                 let mut c = o.clone();
-                c.zones.get_mut(zone).map(|v| v.remove(i));
+                if let Some(v) = c.zones.get_mut(zone) {
+                    v.remove(i);
+                }
                 c.zones.entry(other.clone()).or_default().insert(0, card.clone());
                 out.push((format!("move {card} from {zone} to {other}"), c));
             }
@@ -71,7 +74,9 @@ pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
     for (zone, cards) in &o.zones {
         if zone.ends_with(".library") && cards.len() >= 2 {
             let mut c = o.clone();
-            c.zones.get_mut(zone).map(|v| v.swap(0, 1));
+            if let Some(v) = c.zones.get_mut(zone) {
+                v.swap(0, 1);
+            }
             out.push((format!("swap the top two cards of {zone}"), c));
         }
     }
@@ -94,7 +99,13 @@ pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
                 }
                 out.push((format!("search {i} did not find {first}"), c));
                 let mut r = o.clone();
-                r.events.insert(i + 1, LoggedEvent { step: e.step, event: Event::Revealed { player: player.clone(), cards: vec![first.clone()] } });
+                r.events.insert(
+                    i + 1,
+                    LoggedEvent {
+                        step: e.step,
+                        event: Event::Revealed { player: player.clone(), cards: vec![first.clone()] },
+                    },
+                );
                 out.push((format!("reveal {first}"), r));
             }
             for (zone, cards) in &o.zones {

@@ -96,6 +96,55 @@ pub struct Filter {
     pub not: Option<Box<Filter>>,
 }
 
+/// A target requirement in words, for error messages.
+pub fn describe_target(t: &Target) -> String {
+    match t {
+        Target::Permanent(f) if f.is_quantity_only() => "a permanent".into(),
+        Target::Permanent(f) => format!("a permanent that is {}", describe_filter(f)),
+        Target::Player => "a player".into(),
+        Target::Opponent => "an opponent of the caster".into(),
+    }
+}
+
+/// A filter in words, e.g. `Artifact`, `Land with Plains`, `not (Basic Land)`.
+pub fn describe_filter(f: &Filter) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let sup: Vec<String> = f.supertypes.iter().map(|s| format!("{s:?}")).collect();
+    let types: Vec<String> = f.types.iter().map(|t| format!("{t:?}")).collect();
+    let head = sup.into_iter().chain(types).collect::<Vec<_>>().join(" ");
+    if !head.is_empty() {
+        parts.push(head);
+    }
+    if !f.subtypes.is_empty() {
+        parts.push(format!("with subtype {}", f.subtypes.join(" and ")));
+    }
+    if let Some(n) = &f.name {
+        parts.push(format!("named {n}"));
+    }
+    if let Some(r) = f.same_name_as {
+        parts.push(format!("with the same name as {r:?}").to_lowercase());
+    }
+    if let Some(k) = f.keyword {
+        parts.push(format!("with {k:?}").to_lowercase());
+    }
+    if let Some(m) = f.mana_value_at_most {
+        parts.push(format!("with mana value {m} or less"));
+    }
+    if let Some(m) = f.mana_value_at_least {
+        parts.push(format!("with mana value {m} or more"));
+    }
+    if let Some(c) = f.color {
+        parts.push(format!("{c:?}"));
+    }
+    if !f.any_of.is_empty() {
+        parts.push(format!("({})", f.any_of.iter().map(describe_filter).collect::<Vec<_>>().join(" or ")));
+    }
+    if let Some(n) = &f.not {
+        parts.push(format!("not ({})", describe_filter(n)));
+    }
+    if parts.is_empty() { "any card".into() } else { parts.join(", ") }
+}
+
 impl Filter {
     /// True when the filter states no quality at all: "a card", "three cards" (CR 701.23d).
     pub fn is_quantity_only(&self) -> bool {

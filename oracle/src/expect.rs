@@ -2,7 +2,7 @@
 
 use crate::cards::CardPool;
 use crate::explore::Exploration;
-use crate::outcome::{Event, LegalOutcome, canonical_library};
+use crate::outcome::{Event, LegalOutcome, canonical_library, is_ordered_zone};
 use crate::scenario::format::{Assertion, Scenario};
 
 /// True if `assertion` holds in `outcome`. `pool` resolves names for `count` with a name.
@@ -42,14 +42,21 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
         }
         Assertion::Life { player, life } => o.life.get(player) == Some(life),
         Assertion::Counters { card, count } => o.counters.get(card).copied().unwrap_or(0) == *count,
-        Assertion::Events { kind, player, card, zone, count } => {
+        Assertion::Events { kind, player, card, zone, library_top, count } => {
             let n = o
                 .events
                 .iter()
                 .filter(|e| e.event.kind() == kind)
                 .filter(|e| player.as_ref().is_none_or(|p| actor(&e.event).as_deref() == Some(p.as_str())))
                 .filter(|e| card.as_ref().is_none_or(|c| cards_of(&e.event).contains(c)))
-                .filter(|e| zone.as_ref().is_none_or(|z| matches!(&e.event, Event::Searched { zones, .. } if zones.contains(z))))
+                .filter(|e| {
+                    zone.as_ref().is_none_or(|z| matches!(&e.event, Event::Searched { zones, .. } if zones.contains(z)))
+                })
+                .filter(|e| {
+                    library_top.is_none_or(
+                        |n| matches!(&e.event, Event::Searched { library_top: top, .. } if top.unwrap_or(0) == n),
+                    )
+                })
                 .count();
             n == *count
         }
@@ -98,14 +105,19 @@ fn cards_of(e: &Event) -> Vec<String> {
 }
 
 /// Checks every expectation; returns the failures, each as `(path, message)`.
-pub fn check(scenario: &Scenario, exploration: &Exploration, names_of: &dyn Fn(&str) -> Vec<String>) -> Vec<(String, String)> {
+pub fn check(
+    scenario: &Scenario,
+    exploration: &Exploration,
+    names_of: &dyn Fn(&str) -> Vec<String>,
+) -> Vec<(String, String)> {
     let e = &scenario.expect;
     let outcomes: Vec<&LegalOutcome> = exploration.outcomes.values().collect();
     let mut failures = Vec::new();
     if let Some(n) = e.outcomes
         && n != outcomes.len()
     {
-        failures.push(("expect.outcomes".to_string(), format!("expected {n} legal outcome(s), found {}", outcomes.len())));
+        failures
+            .push(("expect.outcomes".to_string(), format!("expected {n} legal outcome(s), found {}", outcomes.len())));
     }
     for (i, a) in e.always.iter().enumerate() {
         if let Some(bad) = outcomes.iter().position(|o| !holds(a, o, names_of)) {
@@ -124,7 +136,10 @@ pub fn check(scenario: &Scenario, exploration: &Exploration, names_of: &dyn Fn(&
     }
     if let Some(fin) = &e.final_zones {
         if outcomes.len() != 1 {
-            failures.push(("expect.final".to_string(), format!("`final` needs exactly one legal outcome; there are {}", outcomes.len())));
+            failures.push((
+                "expect.final".to_string(),
+                format!("`final` needs exactly one legal outcome; there are {}", outcomes.len()),
+            ));
         } else {
             let o = outcomes[0];
             let mut want = fin.clone();
@@ -132,12 +147,21 @@ pub fn check(scenario: &Scenario, exploration: &Exploration, names_of: &dyn Fn(&
             for (zone, cards) in want.iter_mut() {
                 if zone.ends_with(".library") {
                     canonical_library(cards, &o.fixed.get(zone).cloned().unwrap_or_default());
+                } else if !is_ordered_zone(zone) {
+                    cards.sort_unstable(); // compared as a set, like the outcome
                 }
             }
             for zone in want.keys().chain(o.outcome.zones.keys()).collect::<std::collections::BTreeSet<_>>() {
                 let (w, g) = (want.get(zone), o.outcome.zones.get(zone));
                 if w != g {
-                    failures.push((format!("expect.final.{zone}"), format!("expected {:?}, the outcome has {:?}", w.cloned().unwrap_or_default(), g.cloned().unwrap_or_default())));
+                    failures.push((
+                        format!("expect.final[{zone}]"),
+                        format!(
+                            "expected {:?}, the outcome has {:?}",
+                            w.cloned().unwrap_or_default(),
+                            g.cloned().unwrap_or_default()
+                        ),
+                    ));
                 }
             }
         }
@@ -147,7 +171,5 @@ pub fn check(scenario: &Scenario, exploration: &Exploration, names_of: &dyn Fn(&
 
 /// A name lookup for `count` assertions: the names of the card with a given id.
 pub fn names_by_id<'a>(loaded: &'a crate::scenario::Loaded, _pool: &'a CardPool) -> impl Fn(&str) -> Vec<String> + 'a {
-    move |id: &str| {
-        loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default()
-    }
+    move |id: &str| loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default()
 }

@@ -74,7 +74,14 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
     })
 }
 
-fn combinations(from: &[usize], k: usize, start: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, limit: usize) -> Option<()> {
+fn combinations(
+    from: &[usize],
+    k: usize,
+    start: usize,
+    cur: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+    limit: usize,
+) -> Option<()> {
     if cur.len() == k {
         if out.len() >= limit {
             return None;
@@ -91,10 +98,13 @@ fn combinations(from: &[usize], k: usize, start: usize, cur: &mut Vec<usize>, ou
 }
 
 impl Decider for Walk {
-    fn decide(&mut self, game: &Game, _step: usize, decision: &Decision) -> Result<Choice, SimError> {
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
         let opts = options(game, decision, self.option_limit)?;
         if opts.is_empty() {
-            return Err(SimError::Unsupported(format!("a decision with no legal answer: {decision:?}")));
+            return Err(SimError::Unsupported {
+                step,
+                message: format!("a decision with no legal answer: {decision:?}"),
+            });
         }
         let pos = self.trace.len();
         let idx = self.prefix.get(pos).copied().unwrap_or(0).min(opts.len() - 1);
@@ -148,7 +158,9 @@ pub fn first_run(setup: &Setup) -> Result<(LegalOutcome, Vec<usize>), SimError> 
 /// An illegal answer that came from the script is the scenario author's error, at that entry.
 pub fn blame_script(error: SimError, last_scripted: Option<usize>) -> SimError {
     match (error, last_scripted) {
-        (SimError::Illegal { violation, options, .. }, Some(entry)) => SimError::ScriptIllegal { entry, violation, options },
+        (SimError::Illegal { violation, options, .. }, Some(entry)) => {
+            SimError::ScriptIllegal { entry, violation, options }
+        }
         (e, _) => e,
     }
 }

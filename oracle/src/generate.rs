@@ -105,7 +105,11 @@ impl GenParams {
             5 => Filter { keyword: Some(Keyword::Flash), ..Filter::default() },
             6 => Filter { types: vec![CardType::Instant], ..Filter::default() },
             _ => Filter {
-                not: Some(Box::new(Filter { types: vec![CardType::Land], supertypes: vec![Supertype::Basic], ..Filter::default() })),
+                not: Some(Box::new(Filter {
+                    types: vec![CardType::Land],
+                    supertypes: vec![Supertype::Basic],
+                    ..Filter::default()
+                })),
                 ..Filter::default()
             },
         };
@@ -113,12 +117,13 @@ impl GenParams {
     }
 
     fn spec(&self, quality: u8, library_only: bool) -> SearchSpec {
-        let mut zones: Vec<SearchZone> = [SearchZone::Graveyard, SearchZone::Hand, SearchZone::Library, SearchZone::Outside]
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| self.zone_bits & (1 << i) != 0)
-            .map(|(_, z)| z)
-            .collect();
+        let mut zones: Vec<SearchZone> =
+            [SearchZone::Graveyard, SearchZone::Hand, SearchZone::Library, SearchZone::Outside]
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| self.zone_bits & (1 << i) != 0)
+                .map(|(_, z)| z)
+                .collect();
         if zones.is_empty() || library_only || self.second.is_some() {
             zones = vec![SearchZone::Library];
         }
@@ -201,7 +206,8 @@ impl GenParams {
             battlefield.push(CardSetup { owner: Some(names[p % players].into()), ..plain("Ob Nixilis, Unshackled") });
         }
         let target = (caster + 1) % players;
-        let targets = if self.target_opponent && !self.each_player { vec![names[target].to_string()] } else { Vec::new() };
+        let targets =
+            if self.target_opponent && !self.each_player { vec![names[target].to_string()] } else { Vec::new() };
         Scenario {
             title: "generated search".into(),
             rules: vec!["701.23".into()],

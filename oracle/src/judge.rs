@@ -12,8 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::explore::blame_script;
 use crate::model::{Game, ObjId, ZoneRef};
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
-use crate::scenario::Setup;
 use crate::rules::search::assign_parts;
+use crate::scenario::Setup;
 use crate::scenario::script::Scripted;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 
@@ -59,7 +59,8 @@ struct Observed<'a> {
 
 impl Observed<'_> {
     fn find(&self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
-        (0..self.events.len()).find(|&i| !self.consumed[i] && self.events[i].step == step && pred(&self.events[i].event))
+        (0..self.events.len())
+            .find(|&i| !self.consumed[i] && self.events[i].step == step && pred(&self.events[i].event))
     }
 
     fn take(&mut self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<&Event> {
@@ -84,15 +85,21 @@ impl Decider for Observed<'_> {
         match decision {
             Decision::May { player, about: "search", .. } => {
                 let who = name(*player);
-                Ok(Choice::Bool(self.find(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).is_some()))
+                Ok(Choice::Bool(
+                    self.find(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).is_some(),
+                ))
             }
             Decision::May { card, .. } => {
                 let id = card.map(|c| game.obj(c).id.clone());
-                Ok(Choice::Bool(self.find(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref())).is_some()))
+                Ok(Choice::Bool(
+                    self.find(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref()))
+                        .is_some(),
+                ))
             }
             Decision::Find { searcher, parts, cap, looked_at } => {
                 let who = name(*searcher);
-                let Some(Event::Searched { found, .. }) = self.take(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).cloned()
+                let Some(Event::Searched { found, .. }) =
+                    self.take(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).cloned()
                 else {
                     let (clause, why) = if cap.is_some() {
                         ("701.23f", " (a search limited to the top cards of a library is still a search)")
@@ -101,7 +108,11 @@ impl Decider for Observed<'_> {
                     } else {
                         ("701.23a", "")
                     };
-                    return Err(SimError::NoAnswer { step, message: format!("{who} had to search but the log has no `searched` event for it{why}"), clause });
+                    return Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to search but the log has no `searched` event for it{why}"),
+                        clause,
+                    });
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
@@ -110,14 +121,22 @@ impl Decider for Observed<'_> {
                 let who = name(*player);
                 match self.take(step, |e| matches!(e, Event::Chose { player, .. } if *player == who)).cloned() {
                     Some(Event::Chose { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
-                    _ => Err(SimError::NoAnswer { step, message: format!("{who} had to choose a card but the log has no `chose` event"), clause: "608.2d" }),
+                    _ => Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to choose a card but the log has no `chose` event"),
+                        clause: "608.2d",
+                    }),
                 }
             }
             Decision::Sacrifice { player, .. } => {
                 let who = name(*player);
                 match self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who)).cloned() {
                     Some(Event::Sacrificed { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
-                    _ => Err(SimError::NoAnswer { step, message: format!("{who} had to sacrifice a permanent but the log has no `sacrificed` event"), clause: "701.21a" }),
+                    _ => Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to sacrifice a permanent but the log has no `sacrificed` event"),
+                        clause: "701.21a",
+                    }),
                 }
             }
             Decision::Random { player, purpose, from, count } => {
@@ -132,14 +151,16 @@ impl Decider for Observed<'_> {
                     {
                         picked.push(self.obj(&card, step)?);
                     }
-                } else if let Some(i) = self.find(step, |e| matches!(e, Event::Searched { zones, .. } if zones.contains(&library))) {
-                    if let Event::Searched { found, .. } = &self.events[i].event {
-                        for id in found {
-                            if from_ids.contains(id.as_str())
-                                && let Some(&o) = self.ids.get(id)
-                            {
-                                picked.push(o);
-                            }
+                } else if let Some(i) =
+                    self.find(step, |e| matches!(e, Event::Searched { zones, .. } if zones.contains(&library)))
+                    && let Event::Searched { found, .. } = &self.events[i].event
+                {
+                    // The window must contain what the search found there; the rest is arbitrary.
+                    for id in found {
+                        if from_ids.contains(id.as_str())
+                            && let Some(&o) = self.ids.get(id)
+                        {
+                            picked.push(o);
                         }
                     }
                 }
@@ -178,7 +199,10 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
             }]);
         }
         Err(SimError::NoAnswer { step, message, clause }) => {
-            return Verdict::Illegal(vec![Difference { clause: clause.to_string(), message: format!("step {step}: {message}") }]);
+            return Verdict::Illegal(vec![Difference {
+                clause: clause.to_string(),
+                message: format!("step {step}: {message}"),
+            }]);
         }
         Err(other) => return Verdict::Error(format!("{other:?}")),
     }
@@ -187,10 +211,7 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
 }
 
 fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
-    log.iter()
-        .map(|e| LoggedEvent { step: e.step, event: e.event.normalized() })
-        .zip(clauses.iter().copied())
-        .collect()
+    log.iter().map(|e| LoggedEvent { step: e.step, event: e.event.normalized() }).zip(clauses.iter().copied()).collect()
 }
 
 /// The clause an unexpected event of this kind breaks.
@@ -232,9 +253,15 @@ pub fn compare(
     for (e, n) in &missing {
         if *n > 0 {
             let clause = event_clauses.get(*e).copied().unwrap_or("608.2");
-            push(clause, format!("step {}: expected {} but it is not in the log: {}", e.step, plural(*n, "event"), show(e)));
+            push(
+                clause,
+                format!("step {}: expected {} but it is not in the log: {}", e.step, plural(*n, "event"), show(e)),
+            );
         } else if *n < 0 {
-            push(extra_event_clause(&e.event), format!("step {}: the log has {} the rules don't produce: {}", e.step, plural(-*n, "event"), show(e)));
+            push(
+                extra_event_clause(&e.event),
+                format!("step {}: the log has {} the rules don't produce: {}", e.step, plural(-*n, "event"), show(e)),
+            );
         }
     }
     if missing.values().all(|n| *n == 0) {
@@ -247,15 +274,26 @@ pub fn compare(
                 })
                 .collect()
         };
-        let searched_in_order: Vec<_> = observed.events.iter().filter(|e| matches!(e.event, Event::Searched { .. })).map(|e| (e.step, searcher(e))).collect();
+        let searched_in_order: Vec<_> = observed
+            .events
+            .iter()
+            .filter(|e| matches!(e.event, Event::Searched { .. }))
+            .map(|e| (e.step, searcher(e)))
+            .collect();
         if order(want) != searched_in_order {
-            push("701.23i", format!("searches happened in the order {searched_in_order:?}; APNAP order is {:?}", order(want)));
+            push(
+                "701.23i",
+                format!("searches happened in the order {searched_in_order:?}; APNAP order is {:?}", order(want)),
+            );
         }
     }
 
     // Where each card is.
     let locate = |o: &Outcome| -> BTreeMap<String, (String, usize)> {
-        o.zones.iter().flat_map(|(z, cards)| cards.iter().enumerate().map(move |(i, c)| (c.clone(), (z.clone(), i)))).collect()
+        o.zones
+            .iter()
+            .flat_map(|(z, cards)| cards.iter().enumerate().map(move |(i, c)| (c.clone(), (z.clone(), i))))
+            .collect()
     };
     let (want_at, got_at) = (locate(want), locate(&got));
     let all_cards: BTreeSet<&String> = want_at.keys().chain(got_at.keys()).collect();
@@ -270,19 +308,28 @@ pub fn compare(
     }
     // Positions the rules fix within a library.
     for (zone, fixed) in &expected.fixed {
-        let (w, g) = (want.zones.get(zone).cloned().unwrap_or_default(), got.zones.get(zone).cloned().unwrap_or_default());
+        let (w, g) =
+            (want.zones.get(zone).cloned().unwrap_or_default(), got.zones.get(zone).cloned().unwrap_or_default());
         if w.len() != g.len() {
             continue; // already reported card by card
         }
         let len = w.len();
         let top = fixed.top().min(len);
         let bottom = fixed.bottom.min(len - top);
-        for range in fixed.top_ranges(len).into_iter().chain([len - bottom..len].into_iter().filter(|r| !r.is_empty())) {
+        let bottom_range = (bottom > 0).then_some(len - bottom..len);
+        for range in fixed.top_ranges(len).into_iter().chain(bottom_range) {
             // Each group holds the right cards (they are sorted within a group by canonical form).
             if w[range.clone()] != g[range.clone()] {
                 let clause = move_clauses.get(&w[range.start]).copied().unwrap_or("401.2");
-                let what = if range.len() == 1 { format!("position {}", range.start + 1) } else { format!("positions {}–{}", range.start + 1, range.end) };
-                push(clause, format!("{zone} {what} (from the top) must hold {:?} but hold {:?}", &w[range.clone()], &g[range]));
+                let what = if range.len() == 1 {
+                    format!("position {}", range.start + 1)
+                } else {
+                    format!("positions {}–{}", range.start + 1, range.end)
+                };
+                push(
+                    clause,
+                    format!("{zone} {what} (from the top) must hold {:?} but hold {:?}", &w[range.clone()], &g[range]),
+                );
             }
         }
     }
@@ -296,7 +343,8 @@ pub fn compare(
     // Who knows what.
     let cards: BTreeSet<&String> = want.known.keys().chain(got.known.keys()).collect();
     for card in cards {
-        let (w, g) = (want.known.get(card).cloned().unwrap_or_default(), got.known.get(card).cloned().unwrap_or_default());
+        let (w, g) =
+            (want.known.get(card).cloned().unwrap_or_default(), got.known.get(card).cloned().unwrap_or_default());
         if w != g {
             let extra = g.iter().any(|p| !w.contains(p));
             let clause = if extra { "701.23e" } else { "701.20a" };

@@ -5,6 +5,8 @@
 //! [`explore`] enumerates it for small states, and [`judge`] decides whether one observed outcome
 //! belongs to it without enumerating, in time linear in the number of cards.
 
+#![warn(missing_docs)]
+
 pub mod cards;
 pub mod corrupt;
 pub mod effects;
@@ -15,6 +17,6 @@ pub mod judge;
 pub mod model;
 pub mod outcome;
 pub mod rules;
-pub mod scenario;
 pub mod runner;
+pub mod scenario;
 pub mod sim;

@@ -1,7 +1,7 @@
 //! The `mtg-oracle` command line.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -103,7 +103,8 @@ fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) 
             return ExitCode::from(2);
         }
     };
-    let files: Vec<_> = files.into_iter().filter(|f| filter.is_none_or(|t| f.display().to_string().contains(t))).collect();
+    let files: Vec<_> =
+        files.into_iter().filter(|f| filter.is_none_or(|t| f.display().to_string().contains(t))).collect();
     let (mut passed, mut failed, mut invalid) = (0, 0, 0);
     let mut stdout = std::io::stdout().lock();
     for file in &files {
@@ -139,7 +140,7 @@ fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) 
     }
 }
 
-fn explain(file: &PathBuf, sample: usize, pool: &CardPool) -> ExitCode {
+fn explain(file: &Path, sample: usize, pool: &CardPool) -> ExitCode {
     let loaded = match load_file(file, pool) {
         Ok(l) => l,
         Err(e) => {
@@ -168,7 +169,7 @@ fn explain(file: &PathBuf, sample: usize, pool: &CardPool) -> ExitCode {
     }
 }
 
-fn judge_cmd(file: &PathBuf, outcome: &PathBuf, pool: &CardPool) -> ExitCode {
+fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
     let loaded = match load_file(file, pool) {
         Ok(l) => l,
         Err(e) => {
@@ -176,7 +177,10 @@ fn judge_cmd(file: &PathBuf, outcome: &PathBuf, pool: &CardPool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let observed: Outcome = match std::fs::read_to_string(outcome).map_err(|e| e.to_string()).and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string())) {
+    let observed: Outcome = match std::fs::read_to_string(outcome)
+        .map_err(|e| e.to_string())
+        .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
+    {
         Ok(o) => o,
         Err(e) => {
             eprintln!("{}: {e}", outcome.display());

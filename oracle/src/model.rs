@@ -42,9 +42,7 @@ impl ZoneRef {
     /// The player a per-player zone belongs to.
     pub fn player(self) -> Option<PlayerId> {
         match self {
-            ZoneRef::Library(p) | ZoneRef::Hand(p) | ZoneRef::Graveyard(p) | ZoneRef::Outside(p) => {
-                Some(p)
-            }
+            ZoneRef::Library(p) | ZoneRef::Hand(p) | ZoneRef::Graveyard(p) | ZoneRef::Outside(p) => Some(p),
             _ => None,
         }
     }

@@ -241,10 +241,7 @@ pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
         })
         .collect();
     keyed.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
-    keyed
-        .into_iter()
-        .map(|k| LoggedEvent { step: k.3.step, event: k.3.event.normalized() })
-        .collect()
+    keyed.into_iter().map(|k| LoggedEvent { step: k.3.step, event: k.3.event.normalized() }).collect()
 }
 
 /// Zones whose order is part of an outcome: libraries and the stack (400.5). Graveyards are

@@ -49,9 +49,14 @@ pub fn locate_sim_error(loaded: &Loaded, error: &SimError) -> LoadError {
         }
         SimError::Illegal { violation, step, options } => loaded.error_at(
             &format!("steps[{step}]"),
-            format!("{violation}{}", if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) }),
+            format!(
+                "{violation}{}",
+                if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) }
+            ),
         ),
-        SimError::Unsupported(m) => loaded.error_at("steps", format!("not modelled: {m}")),
+        SimError::Unsupported { step, message } => {
+            loaded.error_at(&format!("steps[{step}]"), format!("not modelled: {message}"))
+        }
         SimError::TooLarge(m) => loaded.error_at("", format!("too large to enumerate: {m}")),
         SimError::NoAnswer { step, message, .. } => loaded.error_at(&format!("steps[{step}]"), message.clone()),
     }
@@ -83,7 +88,8 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
         Ok(x) => x,
         Err(e) => return RunResult::Invalid(locate_sim_error(&loaded, &e)),
     };
-    let names_of = |id: &str| loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default();
+    let names_of =
+        |id: &str| loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default();
     let mut failures: Vec<LoadError> = expect::check(&loaded.scenario, &exploration, &names_of)
         .into_iter()
         .map(|(path, message)| loaded.error_at(&path, message))
@@ -91,7 +97,10 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
     for (i, legal) in exploration.outcomes.values().enumerate() {
         let observed = concrete(&legal.outcome);
         if let verdict @ (Verdict::Illegal(_) | Verdict::Error(_)) = judge(&loaded.setup, &observed) {
-            failures.push(loaded.error_at("", format!("internal disagreement: the judge rejects enumerated outcome #{}: {verdict:?}", i + 1)));
+            failures.push(loaded.error_at(
+                "",
+                format!("internal disagreement: the judge rejects enumerated outcome #{}: {verdict:?}", i + 1),
+            ));
         }
     }
     if failures.is_empty() {

@@ -143,10 +143,6 @@ impl CardDef {
 
     /// The faces whose characteristics exist: the halves of a split card, else the card itself.
     pub fn faces(&self) -> Vec<&CardDef> {
-        if self.is_split() {
-            self.split.iter().collect()
-        } else {
-            vec![self]
-        }
+        if self.is_split() { self.split.iter().collect() } else { vec![self] }
     }
 }

@@ -105,7 +105,9 @@ pub fn plan_part(
     let public: Vec<ObjId> = candidates.iter().copied().filter(|&o| is_public(game.obj(o).zone)).collect();
     // 701.23j: a card outside the game is found only by choice ("may choose").
     let forced_pool = match quality {
-        Quality::QuantityOnly => candidates.iter().filter(|&&o| !matches!(game.obj(o).zone, ZoneRef::Outside(_))).count(),
+        Quality::QuantityOnly => {
+            candidates.iter().filter(|&&o| !matches!(game.obj(o).zone, ZoneRef::Outside(_))).count()
+        }
         Quality::Stated => public.len(),
         Quality::Undefined => 0,
     };
@@ -183,7 +185,9 @@ pub fn check_found(
     }
     if found.len() < plan.min {
         let (clause, why) = match plan.quality {
-            Quality::QuantityOnly => ("701.23d", "a search simply for a quantity of cards must find that many, or as many as possible"),
+            Quality::QuantityOnly => {
+                ("701.23d", "a search simply for a quantity of cards must find that many, or as many as possible")
+            }
             _ => ("701.23b", "matching cards in a public zone must be found"),
         };
         return Err(Violation::new(
@@ -248,7 +252,13 @@ fn subsets(
 /// first-fit split, which the checks will then reject with a precise reason). Cards that only
 /// one instruction could find are placed first; the rest are tried both ways, with a bound on
 /// the work so a huge ambiguous find can't stall the judge.
-pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan], looked_at: &[ObjId], cap: Option<u32>) -> Vec<Vec<ObjId>> {
+pub fn assign_parts(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[PartPlan],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+) -> Vec<Vec<ObjId>> {
     let mut out = vec![Vec::new(); parts.len()];
     if parts.len() == 1 {
         out[0] = cards.to_vec();

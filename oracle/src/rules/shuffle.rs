@@ -34,9 +34,5 @@ pub fn library_regions(game: &Game, player: PlayerId) -> (Vec<usize>, Vec<usize>
     let shape = &game.shapes[player];
     let top = shape.top_fixed().min(cards.len());
     let bottom = shape.bottom_fixed.min(cards.len() - top);
-    (
-        cards[..top].to_vec(),
-        cards[top..cards.len() - bottom].to_vec(),
-        cards[cards.len() - bottom..].to_vec(),
-    )
+    (cards[..top].to_vec(), cards[top..cards.len() - bottom].to_vec(), cards[cards.len() - bottom..].to_vec())
 }

@@ -22,6 +22,8 @@ pub enum Happening {
     },
     /// A creature died (it went from the battlefield to a graveyard).
     Died(ObjId),
+    /// A permanent entered the battlefield; its own "when this enters" abilities trigger.
+    Entered(ObjId),
 }
 
 /// A triggered ability waiting to be put on the stack (603.3).
@@ -45,7 +47,7 @@ pub struct PendingTrigger {
 pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<PlayerId>) -> Vec<PendingTrigger> {
     let mut out = Vec::new();
     let sources: Vec<ObjId> = match happening {
-        Happening::Died(obj) => vec![obj],
+        Happening::Died(obj) | Happening::Entered(obj) => vec![obj],
         _ => game.zone(ZoneRef::Battlefield).to_vec(),
     };
     for source in sources {
@@ -58,14 +60,17 @@ pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<P
             for t in &face.triggers {
                 let fired = match (&t.on, happening) {
                     (TriggerEvent::Dies, Happening::Died(_)) => Some(("dies", None)),
-                    (TriggerEvent::SearchedLibrary { searcher: rel, library }, Happening::SearchedLibrary { searcher, owner }) => {
-                        (relation_holds(*rel, controller, searcher) && whose_ok(*library, searcher, owner))
-                            .then_some(("searched_library", Some(searcher)))
-                    }
-                    (TriggerEvent::ShuffledLibrary { shuffler: rel, library }, Happening::ShuffledLibrary { owner }) => {
-                        (relation_holds(*rel, controller, owner) && whose_ok(*library, owner, owner))
-                            .then_some(("shuffled_library", Some(owner)))
-                    }
+                    (TriggerEvent::Enters, Happening::Entered(_)) => Some(("enters", None)),
+                    (
+                        TriggerEvent::SearchedLibrary { searcher: rel, library },
+                        Happening::SearchedLibrary { searcher, owner },
+                    ) => (relation_holds(*rel, controller, searcher) && whose_ok(*library, searcher, owner))
+                        .then_some(("searched_library", Some(searcher))),
+                    (
+                        TriggerEvent::ShuffledLibrary { shuffler: rel, library },
+                        Happening::ShuffledLibrary { owner },
+                    ) => (relation_holds(*rel, controller, owner) && whose_ok(*library, owner, owner))
+                        .then_some(("shuffled_library", Some(owner))),
                     _ => None,
                 };
                 if let Some((on, triggering_player)) = fired {

@@ -7,10 +7,7 @@ use crate::rules::apnap::bit;
 /// hidden even when every card in them has been revealed. Cards outside the game (400.11) are
 /// not in a zone; they are treated as hidden from everyone but their owner.
 pub fn is_public(zone: ZoneRef) -> bool {
-    matches!(
-        zone,
-        ZoneRef::Graveyard(_) | ZoneRef::Battlefield | ZoneRef::Stack | ZoneRef::Exile | ZoneRef::Command
-    )
+    matches!(zone, ZoneRef::Graveyard(_) | ZoneRef::Battlefield | ZoneRef::Stack | ZoneRef::Exile | ZoneRef::Command)
 }
 
 /// 400.3: a card bound for a library, hand or graveyard goes to its owner's.

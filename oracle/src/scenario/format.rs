@@ -357,6 +357,10 @@ pub enum Assertion {
         /// For `searched`: one of the zones searched, e.g. `Bob.library`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         zone: Option<String>,
+        /// For `searched`: the search was limited to the top N cards of the library (701.23f);
+        /// 0 means it was not limited.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        library_top: Option<u32>,
         /// How many such events.
         count: usize,
     },

@@ -46,10 +46,7 @@ impl Position {
 
     /// Converts a `yaml_rust2` marker (1-based line, 0-based column in characters) to a `Position`.
     fn from_marker(mark: &Marker) -> Position {
-        Position {
-            line: mark.line().max(1),
-            column: mark.col().saturating_add(1),
-        }
+        Position { line: mark.line().max(1), column: mark.col().saturating_add(1) }
     }
 }
 
@@ -98,12 +95,8 @@ impl YamlIndex {
     /// The body of [`YamlIndex::parse`], outside the unwind guard.
     fn parse_inner(source: &str) -> Option<YamlIndex> {
         let mut parser = Parser::new_from_str(source);
-        let mut builder = Builder {
-            lines: source.split('\n').collect(),
-            nodes: Vec::new(),
-            stack: Vec::new(),
-            root_seen: false,
-        };
+        let mut builder =
+            Builder { lines: source.split('\n').collect(), nodes: Vec::new(), stack: Vec::new(), root_seen: false };
         // Drive the parser by hand rather than with `Parser::load`, which asserts on some states;
         // stop at the end of the first document.
         loop {
@@ -114,9 +107,7 @@ impl YamlIndex {
                 break;
             }
         }
-        Some(YamlIndex {
-            nodes: builder.nodes,
-        })
+        Some(YamlIndex { nodes: builder.nodes })
     }
 
     /// Position of the node at `path` (for a mapping key path, the position of the VALUE node;
@@ -225,30 +216,22 @@ impl Builder<'_> {
     /// Decides where a node that starts at `mark` belongs. `key_text` is the node's text if it is a
     /// scalar (used when the node turns out to be a mapping key). Updates the parent's state.
     fn place(&mut self, mark: &Marker, key_text: Option<&str>) -> Placement {
-        let not_recorded = Placement {
-            link: None,
-            key_pos: None,
-            root: false,
-        };
+        let not_recorded = Placement { link: None, key_pos: None, root: false };
         let Some(frame) = self.stack.last_mut() else {
             if self.root_seen {
                 return not_recorded;
             }
             self.root_seen = true;
-            return Placement {
-                link: None,
-                key_pos: None,
-                root: true,
-            };
+            return Placement { link: None, key_pos: None, root: true };
         };
         // A block mapping's start event is marked at its first `:`, not at its first key; the
         // first child's mark is the real start when it comes earlier.
         if !frame.seen_child {
             frame.seen_child = true;
-            if mark.index() < frame.start_index {
-                if let Some(node) = frame.node.and_then(|id| self.nodes.get_mut(id)) {
-                    node.pos = Position::from_marker(mark);
-                }
+            if mark.index() < frame.start_index
+                && let Some(node) = frame.node.and_then(|id| self.nodes.get_mut(id))
+            {
+                node.pos = Position::from_marker(mark);
             }
         }
         let parent = frame.node;
@@ -261,17 +244,11 @@ impl Builder<'_> {
                     Some(Children::Seq(items)) => items.len(),
                     _ => return not_recorded,
                 };
-                Placement {
-                    link: Some((parent, PathSeg::Index(index))),
-                    key_pos: None,
-                    root: false,
-                }
+                Placement { link: Some((parent, PathSeg::Index(index))), key_pos: None, root: false }
             }
             FrameKind::Map(pending) => match std::mem::replace(pending, Pending::Key) {
                 Pending::Key => {
-                    *pending = Pending::Value(
-                        key_text.map(|text| (text.to_owned(), Position::from_marker(mark))),
-                    );
+                    *pending = Pending::Value(key_text.map(|text| (text.to_owned(), Position::from_marker(mark))));
                     // Keys are not nodes of their own in the index.
                     not_recorded
                 }
@@ -282,11 +259,9 @@ impl Builder<'_> {
                     };
                     match self.nodes.get(parent).map(|n| &n.children) {
                         // A duplicate key: the first occurrence wins.
-                        Some(Children::Map(map)) if !map.contains_key(&key) => Placement {
-                            link: Some((parent, PathSeg::Key(key))),
-                            key_pos: Some(key_pos),
-                            root: false,
-                        },
+                        Some(Children::Map(map)) if !map.contains_key(&key) => {
+                            Placement { link: Some((parent, PathSeg::Key(key))), key_pos: Some(key_pos), root: false }
+                        }
                         _ => not_recorded,
                     }
                 }
@@ -300,11 +275,7 @@ impl Builder<'_> {
             return None;
         }
         let id = self.nodes.len();
-        self.nodes.push(Node {
-            pos,
-            key_pos: placement.key_pos,
-            children,
-        });
+        self.nodes.push(Node { pos, key_pos: placement.key_pos, children });
         if let Some((parent, seg)) = placement.link {
             match (self.nodes.get_mut(parent).map(|n| &mut n.children), seg) {
                 (Some(Children::Seq(items)), PathSeg::Index(_)) => items.push(id),
@@ -325,12 +296,7 @@ impl Builder<'_> {
             pos = self.indentless_start(pos, key_pos).unwrap_or(pos);
         }
         let node = self.record(placement, pos, children);
-        self.stack.push(Frame {
-            node,
-            start_index: mark.index(),
-            seen_child: false,
-            kind,
-        });
+        self.stack.push(Frame { node, start_index: mark.index(), seen_child: false, kind });
     }
 
     /// The real start of a block sequence that is the value of the key at `key_pos` and whose
@@ -350,10 +316,7 @@ impl Builder<'_> {
         }
         let between = pos.column - key_pos.column - 1;
         let blank = chars.take(between).all(|c| matches!(c, ' ' | '\t' | '-'));
-        blank.then_some(Position {
-            line: pos.line,
-            column: key_pos.column,
-        })
+        blank.then_some(Position { line: pos.line, column: key_pos.column })
     }
 }
 
@@ -378,20 +341,12 @@ impl MarkedEventReceiver for Builder<'_> {
                 self.open(&mark, FrameKind::Seq, Children::Seq(Vec::new()));
             }
             Event::MappingStart(..) => {
-                self.open(
-                    &mark,
-                    FrameKind::Map(Pending::Key),
-                    Children::Map(HashMap::new()),
-                );
+                self.open(&mark, FrameKind::Map(Pending::Key), Children::Map(HashMap::new()));
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 self.stack.pop();
             }
-            Event::Nothing
-            | Event::StreamStart
-            | Event::StreamEnd
-            | Event::DocumentStart
-            | Event::DocumentEnd => {}
+            Event::Nothing | Event::StreamStart | Event::StreamEnd | Event::DocumentStart | Event::DocumentEnd => {}
         }
     }
 }
@@ -735,10 +690,7 @@ after: 3
             "a: 1\na: [\n",
             "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
         ] {
-            assert!(
-                YamlIndex::parse(src).is_none(),
-                "should be rejected: {src:?}"
-            );
+            assert!(YamlIndex::parse(src).is_none(), "should be rejected: {src:?}");
         }
     }
 
@@ -753,9 +705,7 @@ after: 3
                 let _ = idx.locate(&parse_path("a[1].b"));
                 let _ = idx.locate_key(&parse_path("a[1].b"));
             }
-            for insert in [
-                '[', ']', '{', '}', ':', '-', '?', '\n', ' ', '"', '\'', '&', '*', '#',
-            ] {
+            for insert in ['[', ']', '{', '}', ':', '-', '?', '\n', ' ', '"', '\'', '&', '*', '#'] {
                 let mut mutated = prefix.clone();
                 mutated.push(insert);
                 mutated.extend(&chars[end..]);
@@ -780,45 +730,22 @@ after: 3
         let key = |s: &str| PathSeg::Key(s.to_owned());
         assert_eq!(
             parse_path("players[1].library[3]"),
-            vec![
-                key("players"),
-                PathSeg::Index(1),
-                key("library"),
-                PathSeg::Index(3)
-            ]
+            vec![key("players"), PathSeg::Index(1), key("library"), PathSeg::Index(3)]
         );
         assert_eq!(
             parse_path("steps[0].cast.targets[0]"),
-            vec![
-                key("steps"),
-                PathSeg::Index(0),
-                key("cast"),
-                key("targets"),
-                PathSeg::Index(0)
-            ]
+            vec![key("steps"), PathSeg::Index(0), key("cast"), key("targets"), PathSeg::Index(0)]
         );
         assert_eq!(parse_path(""), vec![]);
-        assert_eq!(
-            parse_path("[2][0]"),
-            vec![PathSeg::Index(2), PathSeg::Index(0)]
-        );
+        assert_eq!(parse_path("[2][0]"), vec![PathSeg::Index(2), PathSeg::Index(0)]);
         assert_eq!(parse_path("a..b."), vec![key("a"), key("b")]);
         assert_eq!(parse_path("a[b.c].d"), vec![key("a"), key("b.c"), key("d")]);
-        assert_eq!(
-            parse_path("a[+1][-1][]"),
-            vec![key("a"), key("+1"), key("-1"), key("")]
-        );
+        assert_eq!(parse_path("a[+1][-1][]"), vec![key("a"), key("+1"), key("-1"), key("")]);
         assert_eq!(parse_path("a[3"), vec![key("a[3")]);
         assert_eq!(parse_path("x.a[3"), vec![key("x"), key("a[3")]);
         assert_eq!(parse_path("a]b.0"), vec![key("a]b"), key("0")]);
-        assert_eq!(
-            parse_path("é[1].ü"),
-            vec![key("é"), PathSeg::Index(1), key("ü")]
-        );
-        assert_eq!(
-            parse_path("a[99999999999999999999999]"),
-            vec![key("a"), key("99999999999999999999999")]
-        );
+        assert_eq!(parse_path("é[1].ü"), vec![key("é"), PathSeg::Index(1), key("ü")]);
+        assert_eq!(parse_path("a[99999999999999999999999]"), vec![key("a"), key("99999999999999999999999")]);
     }
 
     #[test]
@@ -843,19 +770,9 @@ after: 3
             vec![],
             vec![key("steps"), PathSeg::Index(0), key("cast")],
             vec![PathSeg::Index(3), key("x")],
-            vec![
-                key("a.b"),
-                key(""),
-                key("[c"),
-                key("1"),
-                PathSeg::Index(usize::MAX),
-            ],
+            vec![key("a.b"), key(""), key("[c"), key("1"), PathSeg::Index(usize::MAX)],
         ] {
-            assert_eq!(
-                parse_path(&format_path(&path)),
-                path,
-                "segment round trip of {path:?}"
-            );
+            assert_eq!(parse_path(&format_path(&path)), path, "segment round trip of {path:?}");
         }
     }
 }

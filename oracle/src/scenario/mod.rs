@@ -85,25 +85,38 @@ fn locate_error(file: &str, source: &str, path: &str, message: String) -> LoadEr
 /// Loads a scenario file.
 pub fn load_file(path: &Path, pool: &CardPool) -> Result<Loaded, LoadError> {
     let id = path.display().to_string();
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| LoadError { file: id.clone(), line: 1, column: 1, message: format!("can't read the file: {e}") })?;
+    let source = std::fs::read_to_string(path).map_err(|e| LoadError {
+        file: id.clone(),
+        line: 1,
+        column: 1,
+        message: format!("can't read the file: {e}"),
+    })?;
     load_str(&id, &source, pool)
 }
 
 /// Loads a scenario from text; `id` names it in errors.
 pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadError> {
-    let scenario: Scenario = from_yaml(source).map_err(|e| {
+    let located = |e: serde_yaml::Error| {
         let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
-        let text = e.to_string();
-        let message = match text.rfind(" at line ") {
-            Some(i) => text[..i].to_string(),
-            None => text,
-        };
+        // Drop the position serde_norway appends (it is in the `file:line:column` prefix) but
+        // keep any other positions the message gives, such as where a bracket was opened.
+        let message = e.to_string().replacen(&format!(" at line {line} column {column}"), "", 1);
         LoadError { file: id.to_string(), line, column, message }
-    })?;
-    let setup = Builder::new(&scenario, pool)
-        .build()
-        .map_err(|(path, message)| locate_error(id, source, &path, message))?;
+    };
+    if source.trim().is_empty() || source.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+        return Err(LoadError {
+            file: id.to_string(),
+            line: 1,
+            column: 1,
+            message: "the file is empty: a scenario needs at least title, rules, source, players, steps and expect"
+                .into(),
+        });
+    }
+    // Syntax first: serde would otherwise report a field missing from the part it could read.
+    serde_yaml::from_str::<serde_yaml::Value>(source).map_err(located)?;
+    let scenario: Scenario = from_yaml(source).map_err(located)?;
+    let setup =
+        Builder::new(&scenario, pool).build().map_err(|(path, message)| locate_error(id, source, &path, message))?;
     Ok(Loaded { id: id.to_string(), scenario, setup, source: source.to_string() })
 }
 
@@ -111,9 +124,8 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
 /// scenario's YAML rendering.
 pub fn load_scenario(id: &str, scenario: Scenario, pool: &CardPool) -> Result<Loaded, LoadError> {
     let source = to_yaml(&scenario);
-    let setup = Builder::new(&scenario, pool)
-        .build()
-        .map_err(|(path, message)| locate_error(id, &source, &path, message))?;
+    let setup =
+        Builder::new(&scenario, pool).build().map_err(|(path, message)| locate_error(id, &source, &path, message))?;
     Ok(Loaded { id: id.to_string(), scenario, setup, source })
 }
 
@@ -219,7 +231,10 @@ impl<'a> Builder<'a> {
                 return Err((format!("players[{i}].name"), format!("two players are named `{}`", p.name)));
             }
             if p.name.is_empty() || p.name.contains('.') || p.name.contains(':') {
-                return Err((format!("players[{i}].name"), "a player's name must be non-empty, without `.` or `:`".into()));
+                return Err((
+                    format!("players[{i}].name"),
+                    "a player's name must be non-empty, without `.` or `:`".into(),
+                ));
             }
             self.names.push(p.name.clone());
             self.game.players.push(Player { name: p.name.clone(), life: p.life });
@@ -234,8 +249,14 @@ impl<'a> Builder<'a> {
             for (key, zone, cards) in zones {
                 for (j, c) in cards.iter().enumerate() {
                     let path = format!("players[{i}].{key}[{j}]");
-                    if c.owner.as_ref().is_some_and(|o| *o != p.name) {
-                        return Err((format!("{path}.owner"), format!("a card in {}'s {key} is owned by {} (400.3)", p.name, p.name)));
+                    if let Some(owner) = c.owner.as_ref().filter(|o| **o != p.name) {
+                        return Err((
+                            format!("{path}.owner"),
+                            format!(
+                                "owner `{owner}` given, but a card in {}'s {key} is owned by {} (400.3)",
+                                p.name, p.name
+                            ),
+                        ));
                     }
                     if c.controller.is_some() {
                         return Err((format!("{path}.controller"), "only permanents have controllers".into()));
@@ -297,16 +318,26 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn add(&mut self, c: &CardSetup, zone: ZoneRef, owner: PlayerId, controller: PlayerId, path: &str) -> Result<(), BuildError> {
+    fn add(
+        &mut self,
+        c: &CardSetup,
+        zone: ZoneRef,
+        owner: PlayerId,
+        controller: PlayerId,
+        path: &str,
+    ) -> Result<(), BuildError> {
         let def = self.pool.get(&c.card).ok_or_else(|| {
             let hint = self.pool.suggest(&c.card).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
             (
-                format!("{path}"),
+                format!("{path}.card"),
                 format!("unknown card `{}`{hint}; define a hypothetical card under `cards:`", c.card),
             )
         })?;
         if def.token && zone != ZoneRef::Battlefield {
-            return Err((path.to_string(), format!("`{}` is a token; tokens exist only on the battlefield (111.7)", c.card)));
+            return Err((
+                path.to_string(),
+                format!("`{}` is a token; tokens exist only on the battlefield (111.7)", c.card),
+            ));
         }
         let id = match &c.id {
             Some(id) => {
@@ -370,7 +401,11 @@ impl<'a> Builder<'a> {
                             if halves.is_empty() {
                                 format!("`{}` is not a split card, so it has no half to name", def.name)
                             } else {
-                                format!("`{name}` is not a half of {}; its halves are {}", def.name, halves.join(" and "))
+                                format!(
+                                    "`{name}` is not a half of {}; its halves are {}",
+                                    def.name,
+                                    halves.join(" and ")
+                                )
                             },
                         )
                     })?),
@@ -382,8 +417,18 @@ impl<'a> Builder<'a> {
                         let tp = format!("{path}.cast.targets[{k}]");
                         if let Some(p) = self.names.iter().position(|n| n == t) {
                             Ok(TargetChoice::Player(p))
+                        } else if let Some(&o) = self.ids.get(t) {
+                            Ok(TargetChoice::Obj(o, 0))
                         } else {
-                            self.card(t, &tp).map(|o| TargetChoice::Obj(o, 0))
+                            let all = self.names.iter().chain(self.ids.keys()).map(String::as_str);
+                            let hint = closest(t, all).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                            Err((
+                                tp,
+                                format!(
+                                    "`{t}` is neither a card id nor a player{hint}; players are {}",
+                                    self.names.join(", ")
+                                ),
+                            ))
                         }
                     })
                     .collect::<Result<Vec<_>, _>>()?;
@@ -396,10 +441,15 @@ impl<'a> Builder<'a> {
                 let abilities: Vec<&str> =
                     def.faces().into_iter().flat_map(|f| f.abilities.iter().map(|a| a.name.as_str())).collect();
                 let index = abilities.iter().position(|a| a == ability).ok_or_else(|| {
-                    let unmodelled = def.unmodelled.as_ref().map(|u| format!("; not modelled: {u}")).unwrap_or_default();
+                    let unmodelled =
+                        def.unmodelled.as_ref().map(|u| format!("; not modelled: {u}")).unwrap_or_default();
                     (
                         format!("{path}.activate.ability"),
-                        format!("{} has no ability `{ability}`; its abilities are [{}]{unmodelled}", def.name, abilities.join(", ")),
+                        format!(
+                            "{} has no ability `{ability}`; its abilities are [{}]{unmodelled}",
+                            def.name,
+                            abilities.join(", ")
+                        ),
                     )
                 })?;
                 Action::Activate { player, card: obj, ability: index }
@@ -459,7 +509,7 @@ impl<'a> Builder<'a> {
         }
         if let Some(fin) = &e.final_zones {
             for (zone, cards) in fin {
-                let path = format!("expect.final.{zone}");
+                let path = format!("expect.final[{zone}]");
                 self.zone(zone, &path)?;
                 for (k, c) in cards.iter().enumerate() {
                     if !c.starts_with("ability:") {
@@ -508,14 +558,33 @@ impl<'a> Builder<'a> {
             Assertion::Counters { card, .. } => {
                 self.card(card, &format!("{path}.counters.card"))?;
             }
-            Assertion::Events { kind, player, card, zone, .. } => {
+            Assertion::Events { kind, player, card, zone, library_top, .. } => {
+                if library_top.is_some() && kind != "searched" {
+                    return Err((
+                        format!("{path}.events.library_top"),
+                        "`library_top` applies to `searched` events only".into(),
+                    ));
+                }
                 const KINDS: [&str; 11] = [
-                    "cast", "activated", "searched", "revealed", "shuffled", "triggered", "moved", "chose", "sacrificed",
-                    "lost_life", "counters",
+                    "cast",
+                    "activated",
+                    "searched",
+                    "revealed",
+                    "shuffled",
+                    "triggered",
+                    "moved",
+                    "chose",
+                    "sacrificed",
+                    "lost_life",
+                    "counters",
                 ];
                 if !KINDS.contains(&kind.as_str()) {
-                    let hint = closest(kind, KINDS.into_iter()).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-                    return Err((format!("{path}.events.kind"), format!("unknown event kind `{kind}`{hint}; kinds are {}", KINDS.join(", "))));
+                    let hint =
+                        closest(kind, KINDS.into_iter()).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                    return Err((
+                        format!("{path}.events.kind"),
+                        format!("unknown event kind `{kind}`{hint}; kinds are {}", KINDS.join(", ")),
+                    ));
                 }
                 if let Some(p) = player {
                     self.player(p, &format!("{path}.events.player"))?;

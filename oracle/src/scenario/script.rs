@@ -68,7 +68,9 @@ impl<D: Decider> Decider for Scripted<'_, D> {
         self.last = None;
         if let Some(kind) = kind_of(decision) {
             let player = decision.player();
-            if let Some(i) = (0..self.entries.len()).find(|&i| !self.used[i] && self.entries[i].kind == kind && self.entries[i].player == player) {
+            if let Some(i) = (0..self.entries.len())
+                .find(|&i| !self.used[i] && self.entries[i].kind == kind && self.entries[i].player == player)
+            {
                 self.used[i] = true;
                 self.last = Some(i);
                 let e = &self.entries[i];

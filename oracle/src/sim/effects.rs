@@ -56,8 +56,12 @@ impl Ctx {
 impl Sim<'_> {
     fn players(&self, ctx: &Ctx, r: PlayerRef) -> Result<Vec<PlayerId>, SimError> {
         let n = self.game.players.len();
+        let step = self.step;
         let one = |p: Option<PlayerId>, what: &str| {
-            p.map(|p| vec![p]).ok_or_else(|| SimError::Unsupported(format!("the instruction refers to {what}, which this spell or ability doesn't have")))
+            p.map(|p| vec![p]).ok_or_else(|| SimError::Unsupported {
+                step,
+                message: format!("the instruction refers to {what}, which this spell or ability doesn't have"),
+            })
         };
         match r {
             PlayerRef::You => Ok(vec![ctx.controller]),
@@ -225,7 +229,10 @@ impl Sim<'_> {
     fn yes_no(&mut self, decision: &Decision) -> Result<bool, SimError> {
         match self.decide(decision)? {
             Choice::Bool(b) => Ok(b),
-            other => Err(self.illegal(Violation::new("101.4", format!("{other:?} is not a yes/no answer")), vec!["yes".into(), "no".into()])),
+            other => Err(self.illegal(
+                Violation::new("101.4", format!("{other:?} is not a yes/no answer")),
+                vec!["yes".into(), "no".into()],
+            )),
         }
     }
 
@@ -292,11 +299,7 @@ impl Sim<'_> {
         // when the search was limited to part of the library (701.23f).
         let names = self.names();
         for (searcher, whose, looked_at, cap, found) in &results {
-            let zones = head
-                .zones
-                .iter()
-                .map(|z| search_zone(*z, *searcher, *whose).display(&names))
-                .collect();
+            let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
             self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, "701.23a");
@@ -376,7 +379,12 @@ impl Sim<'_> {
     }
 
     /// The cards a searcher looks at in each zone, and the 701.23f limit if one applies.
-    fn look(&mut self, searcher: PlayerId, whose: PlayerId, zones: &[SearchZone]) -> Result<(Vec<ObjId>, Option<u32>), SimError> {
+    fn look(
+        &mut self,
+        searcher: PlayerId,
+        whose: PlayerId,
+        zones: &[SearchZone],
+    ) -> Result<(Vec<ObjId>, Option<u32>), SimError> {
         let mut looked = Vec::new();
         let mut cap = None;
         for &z in zones {
@@ -390,9 +398,9 @@ impl Sim<'_> {
                     }
                 }
                 // 701.23j: outside the game, only cards the searcher owns.
-                SearchZone::Outside => looked.extend(
-                    self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher),
-                ),
+                SearchZone::Outside => {
+                    looked.extend(self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher))
+                }
                 _ => looked.extend_from_slice(self.game.zone(zone)),
             }
         }
@@ -431,7 +439,13 @@ impl Sim<'_> {
             Choice::Cards(c) if parts.len() == 1 => vec![c],
             other => {
                 return Err(self.illegal(
-                    Violation::new("701.23a", format!("{other:?} is not a set of found cards for each of {} search instruction(s)", parts.len())),
+                    Violation::new(
+                        "701.23a",
+                        format!(
+                            "{other:?} is not a set of found cards for each of {} search instruction(s)",
+                            parts.len()
+                        ),
+                    ),
                     Vec::new(),
                 ));
             }
@@ -485,7 +499,8 @@ fn mergeable(prev: &SearchSpec, next: &SearchSpec) -> bool {
 /// A plan in words, for error messages that list what would have been legal.
 pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
     let ids: Vec<&str> = plan.candidates.iter().map(|&o| game.obj(o).id.as_str()).collect();
-    let must: Vec<&str> = if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_str()).collect() } else { Vec::new() };
+    let must: Vec<&str> =
+        if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_str()).collect() } else { Vec::new() };
     let mut out = vec![format!("find between {} and {} of: [{}]", plan.min, plan.max, ids.join(", "))];
     if !must.is_empty() {
         out.push(format!("including every one of: [{}]", must.join(", ")));

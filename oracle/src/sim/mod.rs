@@ -169,7 +169,12 @@ pub enum SimError {
         options: Vec<String>,
     },
     /// The scenario needs something the oracle doesn't model.
-    Unsupported(String),
+    Unsupported {
+        /// The step.
+        step: usize,
+        /// What isn't modelled.
+        message: String,
+    },
     /// Too many outcomes to enumerate.
     TooLarge(String),
     /// The decider had no answer (for example an observed log that lacks the event).
@@ -217,6 +222,7 @@ pub struct Sim<'d> {
     /// The clause behind the last move of each object.
     pub last_move: BTreeMap<ObjId, MoveCause>,
     pending: Vec<PendingTrigger>,
+    entered: Vec<ObjId>,
     step: usize,
     decider: &'d mut dyn Decider,
 }
@@ -231,6 +237,7 @@ impl<'d> Sim<'d> {
             log_clauses: Vec::new(),
             last_move: BTreeMap::new(),
             pending: Vec::new(),
+            entered: Vec::new(),
             step: 0,
             decider,
         }
@@ -282,6 +289,18 @@ impl<'d> Sim<'d> {
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
         self.last_move.insert(obj, MoveCause { clause, step: self.step });
+        if to == ZoneRef::Battlefield {
+            self.entered.push(obj);
+        }
+    }
+
+    /// "When this enters" abilities trigger once the entering permanent has its controller.
+    fn trigger_entered(&mut self) {
+        for obj in std::mem::take(&mut self.entered) {
+            if self.game.obj(obj).zone == ZoneRef::Battlefield {
+                self.trigger(Happening::Entered(obj), None);
+            }
+        }
     }
 
     fn trigger(&mut self, happening: Happening, died_controller: Option<PlayerId>) {
@@ -295,6 +314,7 @@ impl<'d> Sim<'d> {
 
     /// 603.3b: triggered abilities go on the stack the next time a player would receive priority.
     fn flush_triggers(&mut self) {
+        self.trigger_entered();
         let pending = std::mem::take(&mut self.pending);
         for t in stack_order(pending) {
             self.stack.push(StackItem::Ability {
@@ -376,7 +396,13 @@ impl<'d> Sim<'d> {
         }
     }
 
-    fn cast(&mut self, player: PlayerId, card: ObjId, face: Option<usize>, targets: &[TargetChoice]) -> Result<(), SimError> {
+    fn cast(
+        &mut self,
+        player: PlayerId,
+        card: ObjId,
+        face: Option<usize>,
+        targets: &[TargetChoice],
+    ) -> Result<(), SimError> {
         let o = self.game.obj(card);
         if o.zone != ZoneRef::Hand(player) {
             return Err(self.invalid(format!(
@@ -399,7 +425,7 @@ impl<'d> Sim<'d> {
             && cast_face.spell.is_none()
             && !is_permanent(cast_face)
         {
-            return Err(SimError::Unsupported(format!("{}: {why}", cast_face.name)));
+            return Err(SimError::Unsupported { step: self.step, message: format!("{}: {why}", cast_face.name) });
         }
         let wanted: &[Target] = cast_face.spell.as_ref().map_or(&[], |s| s.targets.as_slice());
         if wanted.len() != targets.len() {
@@ -412,7 +438,18 @@ impl<'d> Sim<'d> {
         }
         for (spec, t) in wanted.iter().zip(targets) {
             if !self.target_legal(spec, *t, player) {
-                return Err(self.invalid(format!("{t:?} is not a legal target for {} ({spec:?})", cast_face.name)));
+                let what = match t {
+                    TargetChoice::Obj(o, _) => {
+                        let o = self.game.obj(*o);
+                        format!("{} ({}, in {})", o.id, o.def.name, o.zone.display(&self.names()))
+                    }
+                    TargetChoice::Player(p) => self.pname(*p),
+                };
+                return Err(self.invalid(format!(
+                    "{what} is not a legal target for {}: it needs {}",
+                    cast_face.name,
+                    crate::effects::describe_target(spec)
+                )));
             }
         }
         let id = self.id(card);
@@ -459,7 +496,12 @@ impl<'d> Sim<'d> {
             // 701.9a: discarding moves the card from its owner's hand to their graveyard.
             self.move_card(card, ZoneRef::Graveyard(o.owner), Position::Top, 0, "701.9a");
         }
-        self.stack.push(StackItem::Ability { source: card, controller: player, effect: ab.effect, triggering_player: None });
+        self.stack.push(StackItem::Ability {
+            source: card,
+            controller: player,
+            effect: ab.effect,
+            triggering_player: None,
+        });
         Ok(())
     }
 
@@ -552,7 +594,15 @@ impl<'d> Sim<'d> {
 
 fn is_permanent(face: &crate::cards::def::CardDef) -> bool {
     face.types.iter().any(|t| {
-        matches!(t, CardType::Artifact | CardType::Creature | CardType::Enchantment | CardType::Land | CardType::Planeswalker | CardType::Battle)
+        matches!(
+            t,
+            CardType::Artifact
+                | CardType::Creature
+                | CardType::Enchantment
+                | CardType::Land
+                | CardType::Planeswalker
+                | CardType::Battle
+        )
     })
 }
 
