@@ -24,3 +24,32 @@ fn every_bundled_scenario_passes() {
     }
     assert!(failures.is_empty(), "{} of {} scenarios failed:\n{}", failures.len(), files.len(), failures.join("\n"));
 }
+
+/// Issue 2's bar: every clause 701.23a–j has at least three passing scenarios, and the three CR
+/// examples of 701.23 are bundled as written.
+#[test]
+fn every_search_clause_has_three_passing_scenarios_and_the_cr_examples_exist() {
+    use mtg_oracle::scenario::format::SourceKind;
+    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
+    let pool = pool();
+    let mut per_clause = std::collections::BTreeMap::<String, usize>::new();
+    let mut examples = Vec::new();
+    for f in &files {
+        if let RunResult::Pass { loaded, .. } = run_file(f, &pool) {
+            for clause in &loaded.scenario.rules {
+                *per_clause.entry(clause.clone()).or_default() += 1;
+            }
+            if loaded.scenario.source.kind == SourceKind::CrExample {
+                examples.push(loaded.scenario.source.reference.clone());
+            }
+        }
+    }
+    for letter in "abcdefghij".chars() {
+        let clause = format!("701.23{letter}");
+        let n = per_clause.get(&clause).copied().unwrap_or(0);
+        assert!(n >= 3, "{clause} has {n} passing scenario(s); it needs at least 3");
+    }
+    for example in ["701.23b", "701.23c", "701.23f"] {
+        assert!(examples.iter().any(|r| r.contains(example)), "the CR {example} example is missing: {examples:?}");
+    }
+}

@@ -1,1 +1,241 @@
-fn main() {}
+//! How the judge scales with the number of cards, and how it compares with the enumerator.
+//!
+//! Alice casts a hypothetical sorcery, "Search your library for up to N basic land cards, put them
+//! onto the battlefield, then shuffle", and it resolves. Her library is a deterministic mix: every
+//! 7th card a Forest, the rest Grizzly Bears; Bob has five cards.
+//!
+//! - `judge_up_to_3`: `judge` on libraries of 10^3, 10^4 and 10^5 cards, on a legal outcome (three
+//!   Forests found, the library reported in a random order) and on two illegal ones: one found
+//!   Forest listed back in the library (the full replay-and-compare path) and Grizzly Bears found
+//!   instead of a Forest (rejected during the replay).
+//! - `explore_up_to_2` and `judge_up_to_2`: the enumerator and the judge on libraries of 8 to 256
+//!   cards with "up to two", where enumerating is still feasible (1 + k + k(k-1)/2 runs for k
+//!   Forests: 4, 7, 16, 56, 191 and 704).
+//!
+//! Run with `cargo bench -p mtg-oracle --bench judge`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use mtg_oracle::cards::CardPool;
+use mtg_oracle::cards::def::{CardDef, CardType, SpellAbility, Supertype};
+use mtg_oracle::corrupt::concretize;
+use mtg_oracle::effects::{Count, Destination, Effect, Filter, SearchSpec, SearchZone};
+use mtg_oracle::explore::{DEFAULT_RUN_LIMIT, explore, first_run};
+use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::outcome::{Event, Outcome};
+use mtg_oracle::scenario::format::{
+    CardSetup, Expectations, PlayerSetup, Scenario, ScriptedDecision, Source, SourceKind, Step,
+};
+use mtg_oracle::scenario::{Setup, load_scenario};
+
+const SEARCH_CARD: &str = "Bench Search";
+const SEED: u64 = 0x6265_6e63_68;
+
+/// "Search your library for up to `n` basic land cards, put them onto the battlefield, then
+/// shuffle."
+fn search_card(n: u32) -> CardDef {
+    let filter = Filter { types: vec![CardType::Land], supertypes: vec![Supertype::Basic], ..Filter::default() };
+    CardDef {
+        name: SEARCH_CARD.into(),
+        mana_cost: Some("{1}{G}".into()),
+        types: vec![CardType::Sorcery],
+        oracle: format!(
+            "Search your library for up to {n} basic land cards, put them onto the battlefield, then shuffle."
+        ),
+        spell: Some(SpellAbility {
+            targets: Vec::new(),
+            effect: vec![Effect::Search(SearchSpec {
+                zones: vec![SearchZone::Library],
+                filter: Some(filter),
+                count: Count::UpTo(n),
+                to: Destination::Battlefield,
+                shuffle: true,
+                ..SearchSpec::default()
+            })],
+        }),
+        ..CardDef::default()
+    }
+}
+
+fn card(name: &str, id: String) -> CardSetup {
+    CardSetup { card: name.into(), id: Some(id), owner: None, controller: None, known_to: Vec::new() }
+}
+
+/// The scenario; with `find`, Alice's search is scripted to find those cards. Ids are explicit:
+/// the loader's default ids (`grizzly-bears-2`, `-3`, …) are found by probing, which is
+/// quadratic in the number of same-named cards.
+fn scenario(size: usize, up_to: u32, find: Option<Vec<String>>) -> Scenario {
+    let library = (0..size)
+        .map(|i| {
+            if i % 7 == 0 { card("Forest", format!("forest-{i}")) } else { card("Grizzly Bears", format!("bears-{i}")) }
+        })
+        .collect();
+    let bob = ["Plains", "Island", "Forest", "Grizzly Bears", "Forest"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| card(name, format!("bob-{i}")))
+        .collect();
+    Scenario {
+        title: format!("up to {up_to} basic lands from a library of {size}"),
+        rules: vec!["701.23a".into(), "701.24a".into()],
+        source: Source { kind: SourceKind::Clause, reference: "701.23a (benchmark)".into() },
+        tags: Vec::new(),
+        description: None,
+        cards: vec![search_card(up_to)],
+        players: vec![
+            PlayerSetup {
+                name: "Alice".into(),
+                life: 20,
+                library,
+                hand: vec![card(SEARCH_CARD, "the-search".into())],
+                graveyard: Vec::new(),
+                outside: Vec::new(),
+            },
+            PlayerSetup {
+                name: "Bob".into(),
+                life: 20,
+                library: bob,
+                hand: Vec::new(),
+                graveyard: Vec::new(),
+                outside: Vec::new(),
+            },
+        ],
+        battlefield: Vec::new(),
+        exile: Vec::new(),
+        steps: vec![
+            Step::Cast { player: "Alice".into(), card: "the-search".into(), face: None, targets: Vec::new() },
+            Step::ResolveAll,
+        ],
+        decisions: find.map(|find| vec![ScriptedDecision::Search { player: "Alice".into(), find }]).unwrap_or_default(),
+        expect: Expectations::default(),
+    }
+}
+
+/// `count` Forests spread over a library of `size` (first, …, last).
+fn forests_to_find(size: usize, count: usize) -> Vec<String> {
+    let forests: Vec<usize> = (0..size).step_by(7).collect();
+    let count = count.min(forests.len());
+    let picks: Vec<usize> = match count {
+        0 => Vec::new(),
+        1 => vec![forests[0]],
+        _ => (0..count).map(|j| forests[j * (forests.len() - 1) / (count - 1)]).collect(),
+    };
+    picks.into_iter().map(|i| format!("forest-{i}")).collect()
+}
+
+/// The unscripted setup and outcomes of it as an engine would report them.
+struct Case {
+    setup: Setup,
+    legal: Outcome,
+    /// One found Forest listed back in Alice's library instead of on the battlefield.
+    misplaced: Outcome,
+    /// Grizzly Bears found (and put onto the battlefield) instead of a Forest.
+    nonbasic: Outcome,
+}
+
+fn case(pool: &CardPool, size: usize, up_to: u32) -> Case {
+    let found = forests_to_find(size, up_to as usize);
+    let id = format!("bench-{size}");
+    let setup = load_scenario(&id, scenario(size, up_to, None), pool).expect("the scenario loads").setup;
+    // The enumerator's first run would list every legal find before taking the first (and give
+    // up at 10^5 cards); a scripted find picks a legal outcome directly.
+    let scripted = load_scenario(&id, scenario(size, up_to, Some(found.clone())), pool).expect("the scenario loads");
+    let (outcome, _) = first_run(&scripted.setup).expect("the scripted run succeeds");
+    let legal = concretize(&outcome, SEED);
+
+    let mut misplaced = legal.clone();
+    let forest = found.last().expect("a Forest was found").clone();
+    zone(&mut misplaced, "battlefield").retain(|c| *c != forest);
+    let library = zone(&mut misplaced, "Alice.library");
+    library.insert(library.len() / 2, forest);
+
+    let mut nonbasic = legal.clone();
+    let (forest, bears) = (found[0].clone(), "bears-1".to_string());
+    for e in &mut nonbasic.events {
+        match &mut e.event {
+            Event::Searched { found, .. } => {
+                found.iter_mut().filter(|c| **c == forest).for_each(|c| *c = bears.clone())
+            }
+            Event::Moved { card, .. } if *card == forest => *card = bears.clone(),
+            _ => {}
+        }
+    }
+    for name in ["battlefield", "Alice.library"] {
+        for c in zone(&mut nonbasic, name).iter_mut() {
+            if *c == forest {
+                *c = bears.clone();
+            } else if *c == bears {
+                *c = forest.clone();
+            }
+        }
+    }
+
+    let c = Case { setup, legal, misplaced, nonbasic };
+    assert_eq!(judge(&c.setup, &c.legal), Verdict::Legal, "{size} cards: the legal outcome");
+    for (what, o, clause) in [("misplaced", &c.misplaced, "701.23a"), ("nonbasic", &c.nonbasic, "701.23a")] {
+        match judge(&c.setup, o) {
+            Verdict::Illegal(d) if d[0].clause == clause => {}
+            other => panic!("{size} cards, {what}: expected Illegal({clause}), got {other:?}"),
+        }
+    }
+    c
+}
+
+fn zone<'a>(o: &'a mut Outcome, name: &str) -> &'a mut Vec<String> {
+    o.zones.get_mut(name).unwrap_or_else(|| panic!("the outcome has no {name}"))
+}
+
+fn pool() -> CardPool {
+    CardPool::bundled().expect("the bundled card pool loads")
+}
+
+fn judge_variants(c: &mut Criterion, group: &str, sizes: &[usize], up_to: u32, measure: Duration) {
+    let pool = pool();
+    let mut g = c.benchmark_group(group);
+    g.sample_size(10).measurement_time(measure).warm_up_time(Duration::from_secs(1));
+    for &size in sizes {
+        let case = case(&pool, size, up_to);
+        g.throughput(Throughput::Elements(size as u64));
+        for (name, observed) in
+            [("legal", &case.legal), ("illegal_misplaced", &case.misplaced), ("illegal_nonbasic", &case.nonbasic)]
+        {
+            g.bench_with_input(BenchmarkId::new(name, size), observed, |b, o| {
+                b.iter(|| judge(black_box(&case.setup), black_box(o)))
+            });
+        }
+    }
+    g.finish();
+}
+
+const SMALL: [usize; 6] = [8, 16, 32, 64, 128, 256];
+
+fn bench_judge_large(c: &mut Criterion) {
+    judge_variants(c, "judge_up_to_3", &[1_000, 10_000, 100_000], 3, Duration::from_secs(4));
+}
+
+fn bench_judge_small(c: &mut Criterion) {
+    judge_variants(c, "judge_up_to_2", &SMALL, 2, Duration::from_secs(2));
+}
+
+fn bench_explore_small(c: &mut Criterion) {
+    let pool = pool();
+    let mut g = c.benchmark_group("explore_up_to_2");
+    g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    for size in SMALL {
+        let setup = load_scenario("bench", scenario(size, 2, None), &pool).expect("the scenario loads").setup;
+        let forests = size.div_ceil(7);
+        let expected = 1 + forests + forests * (forests - 1) / 2;
+        let x = explore(&setup, DEFAULT_RUN_LIMIT).expect("a small library can be enumerated");
+        assert_eq!((x.runs, x.outcomes.len()), (expected, expected), "{size} cards");
+        g.throughput(Throughput::Elements(size as u64));
+        g.bench_with_input(BenchmarkId::new("explore", size), &setup, |b, s| {
+            b.iter(|| explore(black_box(s), DEFAULT_RUN_LIMIT).map(|x| x.runs))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_judge_large, bench_judge_small, bench_explore_small);
+criterion_main!(benches);

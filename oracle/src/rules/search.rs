@@ -44,6 +44,8 @@ pub struct PartPlan {
     pub different_names: bool,
     /// The kind of description.
     pub quality: Quality,
+    /// The search included outside the game (701.23j).
+    pub outside_searched: bool,
 }
 
 /// The Aven Mindcensor replacement (614.1a, 701.23f): if any permanent's controller has an
@@ -117,7 +119,8 @@ pub fn plan_part(
     if spec.different_names {
         max = max.min(distinct_names(game, &candidates));
     }
-    PartPlan { candidates, public, min, max, all, different_names: spec.different_names, quality }
+    let outside_searched = spec.zones.contains(&crate::effects::SearchZone::Outside);
+    PartPlan { candidates, public, min, max, all, different_names: spec.different_names, quality, outside_searched }
 }
 
 fn distinct_names(game: &Game, cards: &[ObjId]) -> usize {
@@ -150,6 +153,15 @@ pub fn check_found(
                         return Err(Violation::new(
                             "701.23f",
                             format!("{} is not among the top {n} cards the searcher was limited to", label(f)),
+                        ));
+                    }
+                    (ZoneRef::Outside(_), _) if plan.outside_searched => {
+                        return Err(Violation::new(
+                            "701.23j",
+                            format!(
+                                "{} is outside the game but a search there finds only the searcher's own cards",
+                                label(f)
+                            ),
                         ));
                     }
                     _ => "it is not in a zone that was searched".to_string(),
