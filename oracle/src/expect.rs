@@ -1,11 +1,10 @@
 //! Checking a scenario's expectations against its set of legal outcomes.
 
-use crate::cards::CardPool;
 use crate::explore::Exploration;
 use crate::outcome::{Event, LegalOutcome, canonical_library, is_ordered_zone};
 use crate::scenario::format::{Assertion, Scenario};
 
-/// True if `assertion` holds in `outcome`. `pool` resolves names for `count` with a name.
+/// True if `assertion` holds in `outcome`. `names_of` gives a card id's names, for `count`.
 pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&str) -> Vec<String>) -> bool {
     let o = &outcome.outcome;
     match assertion {
@@ -167,9 +166,4 @@ pub fn check(
         }
     }
     failures
-}
-
-/// A name lookup for `count` assertions: the names of the card with a given id.
-pub fn names_by_id<'a>(loaded: &'a crate::scenario::Loaded, _pool: &'a CardPool) -> impl Fn(&str) -> Vec<String> + 'a {
-    move |id: &str| loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default()
 }

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::cards::CardPool;
+use crate::corrupt::concretize;
 use crate::expect;
 use crate::explore::{DEFAULT_RUN_LIMIT, Exploration, explore, first_run};
 use crate::judge::{Verdict, judge};
@@ -95,7 +96,8 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
         .map(|(path, message)| loaded.error_at(&path, message))
         .collect();
     for (i, legal) in exploration.outcomes.values().enumerate() {
-        let observed = concrete(&legal.outcome);
+        // As an engine would report it: shuffled parts of libraries in some concrete order.
+        let observed = concretize(legal, i as u64);
         if let verdict @ (Verdict::Illegal(_) | Verdict::Error(_)) = judge(&loaded.setup, &observed) {
             failures.push(loaded.error_at(
                 "",
@@ -108,12 +110,6 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
     } else {
         RunResult::Fail { loaded: Box::new(loaded), failures }
     }
-}
-
-/// An outcome as an engine would report it: every library in one concrete order (the oracle's
-/// canonical one stands in for any shuffle result) and events in log order.
-pub fn concrete(outcome: &Outcome) -> Outcome {
-    outcome.clone()
 }
 
 /// A short, readable rendering of one outcome for `explain`.

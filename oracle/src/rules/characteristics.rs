@@ -152,6 +152,34 @@ mod tests {
     }
 
     #[test]
+    fn split_cards_combine_off_the_stack_and_split_on_it() {
+        let half = |name: &str, cost: &str, t: CardType| CardDef {
+            name: name.into(),
+            mana_cost: Some(cost.into()),
+            types: vec![t],
+            ..CardDef::default()
+        };
+        let card = CardDef {
+            name: "Cease // Desist".into(),
+            split: vec![
+                half("Cease", "{1}{B/G}", CardType::Instant),
+                half("Desist", "{4}{G/W}{G/W}", CardType::Sorcery),
+            ],
+            ..CardDef::default()
+        };
+        let whole = card_chars(&card);
+        assert_eq!(whole.mana_value, 8, "709.4: mana value 8 in the library");
+        assert_eq!(whole.names, vec!["Cease".to_string(), "Desist".to_string()]);
+        assert!(whole.types.contains(&CardType::Instant) && whole.types.contains(&CardType::Sorcery));
+        assert_eq!(whole.colors.len(), 3, "white, black and green");
+        let cease = stack_chars(&card, Some(0));
+        assert_eq!((cease.mana_value, cease.names.clone()), (2, vec!["Cease".to_string()]), "709.3b");
+        let filter = Filter { mana_value_at_most: Some(4), ..Filter::default() };
+        assert!(!matches(&whole, &filter, None), "a search for mana value 4 or less can't find it");
+        assert!(matches(&cease, &filter, None));
+    }
+
+    #[test]
     fn hybrid_symbols_give_both_colours() {
         let c = cost_colors("{1}{B/G}");
         assert!(c.contains(&Color::Black) && c.contains(&Color::Green) && c.len() == 2);

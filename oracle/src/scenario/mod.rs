@@ -18,7 +18,7 @@ use crate::rules::characteristics::card_chars;
 use crate::rules::zones::default_knowledge;
 use crate::sim::{Action, TargetChoice};
 use format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
-use locate::{YamlIndex, format_path, parse_path};
+use locate::{YamlIndex, parse_path};
 use script::{ScriptEntry, ScriptKind};
 
 /// A located error in a scenario file.
@@ -620,9 +620,4 @@ pub fn validate_def(def: &CardDef) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Formats a dotted path (re-exported for callers building error paths).
-pub fn path_string(path: &str) -> String {
-    format_path(&parse_path(path))
 }

@@ -168,7 +168,7 @@ impl Sim<'_> {
             Effect::Search(spec) => self.search(ctx, std::slice::from_ref(spec))?,
             Effect::Shuffle(who) => {
                 for p in self.players(ctx, *who)? {
-                    self.shuffle(p, &[]);
+                    self.shuffle(p);
                 }
             }
             Effect::Draw { player, count } => {
@@ -251,7 +251,7 @@ impl Sim<'_> {
     }
 
     /// Shuffles and records it (701.24a), then triggers "whenever … shuffles" abilities (701.24e).
-    fn shuffle(&mut self, player: PlayerId, _kept_out: &[ObjId]) {
+    fn shuffle(&mut self, player: PlayerId) {
         shuffle_library(&mut self.game, player);
         let library = self.pname(player);
         self.emit(Event::Shuffled { library }, "701.24a");
@@ -369,7 +369,7 @@ impl Sim<'_> {
         let zone = ZoneRef::Library(player);
         let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_out.contains(o)).collect();
         self.game.zone_mut(zone).retain(|o| !kept_out.contains(o));
-        self.shuffle(player, kept_out);
+        self.shuffle(player);
         // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
         // moved to their place right after.
         let list = self.game.zone_mut(zone);

@@ -10,12 +10,12 @@ mod effects;
 use std::collections::BTreeMap;
 
 use crate::cards::def::CardType;
-use crate::effects::{Effect, Filter, Target};
+use crate::effects::{Effect, Target};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
 use crate::rules::Violation;
 use crate::rules::apnap::bit;
-use crate::rules::characteristics::{matches, stack_chars};
+use crate::rules::characteristics::matches;
 use crate::rules::search::PartPlan;
 use crate::rules::shuffle::library_regions;
 use crate::rules::triggers::{Happening, PendingTrigger, stack_order, triggered_by};
@@ -538,7 +538,6 @@ impl<'d> Sim<'d> {
                         self.move_card(obj, ZoneRef::Graveyard(owner), Position::Top, 0, clause);
                     }
                 }
-                let _ = stack_chars(&def, face);
             }
         }
         self.flush_triggers();
@@ -604,9 +603,4 @@ fn is_permanent(face: &crate::cards::def::CardDef) -> bool {
                 | CardType::Battle
         )
     })
-}
-
-/// The empty filter, for "any permanent" checks.
-pub fn any() -> Filter {
-    Filter::default()
 }
