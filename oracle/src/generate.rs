@@ -229,5 +229,5 @@ impl GenParams {
 }
 
 fn plain(name: &str) -> CardSetup {
-    CardSetup { card: name.into(), id: None, owner: None, controller: None, known_to: Vec::new() }
+    CardSetup { card: name.into(), id: None, owner: None, controller: None, known_to: Vec::new(), face_down: false }
 }

@@ -113,6 +113,8 @@ pub struct Obj {
     pub counters: u32,
     /// A token (CR 111): it ceases to exist outside the battlefield (704.5d), not modelled yet.
     pub token: bool,
+    /// Face down: its characteristics are those 708.2a / 406.3a give, not its card's.
+    pub face_down: bool,
 }
 
 /// A player's state.

@@ -89,8 +89,13 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
         Ok(x) => x,
         Err(e) => return RunResult::Invalid(locate_sim_error(&loaded, &e)),
     };
+    // Names printed on the card (both halves of a split card), whatever its state at the start.
     let names_of =
-        |id: &str| loaded.setup.ids.get(id).map(|&o| loaded.setup.game.obj(o).chars.names.clone()).unwrap_or_default();
+        |id: &str| {
+            loaded.setup.ids.get(id).map_or_else(Vec::new, |&o| {
+                loaded.setup.game.obj(o).def.faces().iter().map(|f| f.name.clone()).collect()
+            })
+        };
     let mut failures: Vec<LoadError> = expect::check(&loaded.scenario, &exploration, &names_of)
         .into_iter()
         .map(|(path, message)| loaded.error_at(&path, message))

@@ -112,6 +112,16 @@ pub fn card_chars(def: &CardDef) -> Chars {
     combined
 }
 
+/// Characteristics of a face-down object: a face-down permanent is a 2/2 creature with no name,
+/// subtypes or mana cost (708.2a); a card exiled face down has none at all (406.3a).
+pub fn face_down_chars(on_battlefield: bool) -> Chars {
+    let mut chars = Chars::default();
+    if on_battlefield {
+        chars.types.insert(CardType::Creature);
+    }
+    chars
+}
+
 /// Characteristics of a spell on the stack (709.3b): only the half being cast exists.
 pub fn stack_chars(def: &CardDef, half: Option<usize>) -> Chars {
     match half.and_then(|h| def.split.get(h)) {

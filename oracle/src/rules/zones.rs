@@ -71,6 +71,11 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
         game.shapes[p].insert(position == Position::Top, new_len);
     }
     let o = &mut game.objs[obj];
+    // 708.9 / 406.3: a face-down card that leaves the battlefield or exile is turned face up.
+    if o.face_down {
+        o.face_down = false;
+        o.chars = std::sync::Arc::new(crate::rules::characteristics::card_chars(&o.def));
+    }
     o.zone = to;
     o.object_no += 1;
     o.known = knowledge;

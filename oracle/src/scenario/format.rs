@@ -121,6 +121,10 @@ pub struct CardSetup {
     /// Players who have already seen this card (hidden zones only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub known_to: Vec<String>,
+    /// Face down (battlefield or exile only): a face-down permanent is a nameless 2/2 creature
+    /// (708.2a), a card exiled face down has no characteristics (406.3a).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub face_down: bool,
 }
 
 /// The map form of [`CardSetup`].
@@ -141,6 +145,9 @@ struct CardSetupFull {
     /// Players who have already seen it (hidden zones only).
     #[serde(default)]
     known_to: Vec<String>,
+    /// Face down (battlefield or exile only).
+    #[serde(default)]
+    face_down: bool,
 }
 
 impl JsonSchema for CardSetup {
@@ -163,14 +170,28 @@ impl<'de> Deserialize<'de> for CardSetup {
         impl<'de> Visitor<'de> for V {
             type Value = CardSetup;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a card name, or a map with `card` and optionally `id`, `owner`, `controller`, `known_to`")
+                f.write_str("a card name, or a map with `card` and optionally `id`, `owner`, `controller`, `known_to`, `face_down`")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<CardSetup, E> {
-                Ok(CardSetup { card: v.to_string(), id: None, owner: None, controller: None, known_to: Vec::new() })
+                Ok(CardSetup {
+                    card: v.to_string(),
+                    id: None,
+                    owner: None,
+                    controller: None,
+                    known_to: Vec::new(),
+                    face_down: false,
+                })
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CardSetup, A::Error> {
                 let f = CardSetupFull::deserialize(de::value::MapAccessDeserializer::new(map))?;
-                Ok(CardSetup { card: f.card, id: f.id, owner: f.owner, controller: f.controller, known_to: f.known_to })
+                Ok(CardSetup {
+                    card: f.card,
+                    id: f.id,
+                    owner: f.owner,
+                    controller: f.controller,
+                    known_to: f.known_to,
+                    face_down: f.face_down,
+                })
             }
         }
         deserializer.deserialize_any(V)

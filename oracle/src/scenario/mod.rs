@@ -14,7 +14,7 @@ use crate::cards::def::CardDef;
 use crate::cards::{CardPool, closest};
 use crate::model::{Game, LibraryShape, Obj, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
-use crate::rules::characteristics::card_chars;
+use crate::rules::characteristics::{card_chars, face_down_chars};
 use crate::rules::zones::default_knowledge;
 use crate::sim::{Action, TargetChoice};
 use format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
@@ -360,7 +360,17 @@ impl<'a> Builder<'a> {
                 id
             }
         };
-        let chars = self.chars.entry(def.name.clone()).or_insert_with(|| Arc::new(card_chars(&def))).clone();
+        if c.face_down && !matches!(zone, ZoneRef::Battlefield | ZoneRef::Exile) {
+            return Err((
+                format!("{path}.face_down"),
+                "only permanents and exiled cards can be face down (708, 406.3)".into(),
+            ));
+        }
+        let chars = if c.face_down {
+            Arc::new(face_down_chars(zone == ZoneRef::Battlefield))
+        } else {
+            self.chars.entry(def.name.clone()).or_insert_with(|| Arc::new(card_chars(&def))).clone()
+        };
         let mut known = default_knowledge(&self.game, zone, owner);
         for (k, who) in c.known_to.iter().enumerate() {
             if crate::rules::zones::is_public(zone) {
@@ -372,6 +382,7 @@ impl<'a> Builder<'a> {
         self.game.objs.push(Obj {
             id: id.clone(),
             token: def.token,
+            face_down: c.face_down,
             def,
             chars,
             owner,

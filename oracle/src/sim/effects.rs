@@ -93,12 +93,15 @@ impl Sim<'_> {
     }
 
     /// Names of the object a filter's `same_name_as` refers to; `None` when it doesn't exist.
+    /// An object without a name (a face-down permanent, 708.2a) gives no name to look for, so the
+    /// quality is undefined (701.23c).
     fn referent_names(&self, ctx: &Ctx, r: CardRef) -> Option<Vec<String>> {
-        match r {
+        let names = match r {
             CardRef::This => Some(self.game.obj(ctx.source).chars.names.clone()),
             CardRef::Chosen => ctx.chosen_names.clone(),
             CardRef::Target => ctx.target_lki.as_ref().map(|l| l.names.clone()),
-        }
+        };
+        names.filter(|n| !n.is_empty())
     }
 
     pub(super) fn run_effects(&mut self, ctx: &mut Ctx, effects: &[Effect]) -> Result<(), SimError> {
