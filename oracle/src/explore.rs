@@ -4,11 +4,12 @@
 //! and taking the first option at each new decision, then advances the last decision that has
 //! options left (an odometer). Feasible for small states only; the judge exists for the rest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use crate::model::Game;
 use crate::outcome::{LegalOutcome, Outcome};
-use crate::rules::search::legal_found_sets;
+use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;
 use crate::scenario::script::Scripted;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
@@ -30,6 +31,9 @@ struct Walk {
     prefix: Vec<usize>,
     trace: Vec<(usize, usize)>,
     option_limit: usize,
+    /// Options at each decision, by the answers taken before it: every run that shares a prefix
+    /// meets the same decision, so its options are listed once.
+    cache: HashMap<Vec<usize>, Rc<Vec<Choice>>>,
 }
 
 /// Every legal answer to a decision, in a fixed order.
@@ -99,7 +103,15 @@ fn combinations(
 
 impl Decider for Walk {
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
-        let opts = options(game, decision, self.option_limit)?;
+        let path: Vec<usize> = self.trace.iter().map(|t| t.0).collect();
+        let opts = match self.cache.get(&path) {
+            Some(o) => o.clone(),
+            None => {
+                let o = Rc::new(options(game, decision, self.option_limit)?);
+                self.cache.insert(path, o.clone());
+                o
+            }
+        };
         if opts.is_empty() {
             return Err(SimError::Unsupported {
                 step,
@@ -118,8 +130,14 @@ impl Decider for Walk {
 pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError> {
     let mut result = Exploration::default();
     let mut prefix: Vec<usize> = Vec::new();
+    let mut cache = HashMap::new();
     loop {
-        let walk = Walk { prefix: prefix.clone(), trace: Vec::new(), option_limit: run_limit };
+        let walk = Walk {
+            prefix: prefix.clone(),
+            trace: Vec::new(),
+            option_limit: run_limit,
+            cache: std::mem::take(&mut cache),
+        };
         let mut decider = Scripted::new(&setup.script, walk);
         let mut sim = Sim::new(setup.game.clone(), &mut decider);
         let ran = sim.run(&setup.actions);
@@ -131,7 +149,8 @@ pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError>
         if result.runs >= run_limit {
             return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));
         }
-        let trace = decider.inner.trace;
+        let Walk { trace, cache: kept, .. } = decider.inner;
+        cache = kept;
         match trace.iter().rposition(|&(idx, count)| idx + 1 < count) {
             Some(i) => {
                 prefix = trace[..i].iter().map(|t| t.0).collect();
@@ -142,11 +161,37 @@ pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError>
     }
 }
 
-/// Runs `setup` once, taking the first legal answer at every unscripted decision, and reports
-/// scripted decisions that were never asked for.
+/// Takes one legal answer at every decision without listing them all, so one run of a huge
+/// state is as cheap as the judge.
+struct FirstLegal;
+
+impl Decider for FirstLegal {
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        let none = || SimError::Unsupported { step, message: format!("a decision with no legal answer: {decision:?}") };
+        Ok(match decision {
+            Decision::May { .. } => Choice::Bool(true),
+            Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
+                Choice::Cards(vec![*options.first().ok_or_else(none)?])
+            }
+            Decision::Random { from, count, .. } => Choice::Cards(from.iter().copied().take(*count).collect()),
+            Decision::Find { parts, .. } => {
+                let mut taken = std::collections::BTreeSet::new();
+                let mut found = Vec::new();
+                for p in parts {
+                    let f = a_legal_find(game, p, &taken).ok_or_else(none)?;
+                    taken.extend(f.iter().copied());
+                    found.push(f);
+                }
+                Choice::Parts(found)
+            }
+        })
+    }
+}
+
+/// Runs `setup` once, taking a legal answer at every unscripted decision (yes to every "may",
+/// the fewest cards a search may find), and reports scripted decisions that were never asked for.
 pub fn first_run(setup: &Setup) -> Result<(LegalOutcome, Vec<usize>), SimError> {
-    let walk = Walk { prefix: Vec::new(), trace: Vec::new(), option_limit: DEFAULT_RUN_LIMIT };
-    let mut decider = Scripted::new(&setup.script, walk);
+    let mut decider = Scripted::new(&setup.script, FirstLegal);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
     let outcome = sim.outcome();

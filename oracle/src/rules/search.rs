@@ -141,12 +141,15 @@ pub fn check_found(
         let obj = game.obj(o);
         format!("{} ({}, in {})", obj.def.name, obj.id, obj.zone.display(&names))
     };
+    // Sets, so checking a find is O((found + candidates) log n), not found × candidates.
+    let candidates: BTreeSet<ObjId> = plan.candidates.iter().copied().collect();
+    let found_set: BTreeSet<ObjId> = found.iter().copied().collect();
     let mut seen = BTreeSet::new();
     for &f in found {
         if !seen.insert(f) {
             return Err(Violation::new("701.23a", format!("{} was found twice", label(f))));
         }
-        if !plan.candidates.contains(&f) {
+        if !candidates.contains(&f) {
             let why = if !looked_at.contains(&f) {
                 match (game.obj(f).zone, cap) {
                     (ZoneRef::Library(_), Some(n)) => {
@@ -184,7 +187,7 @@ pub fn check_found(
         ));
     }
     if plan.all
-        && let Some(&missed) = plan.public.iter().find(|o| !found.contains(o))
+        && let Some(&missed) = plan.public.iter().find(|o| !found_set.contains(o))
     {
         return Err(Violation::new(
             "701.23b",
@@ -218,45 +221,57 @@ pub fn check_found(
     Ok(())
 }
 
-/// Every legal set of found cards for a plan, in a fixed order; `None` when there are more than
-/// `limit` (the explorer then reports the scenario as too large to enumerate).
+/// Every legal set of found cards for a plan, in a fixed order (by size, then by position);
+/// `None` when there are more than `limit`. Iterative, so a huge zone can't exhaust the stack.
 pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Vec<Vec<ObjId>>> {
+    let forced: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
+    let free: Vec<ObjId> = plan.candidates.iter().copied().filter(|c| !forced.contains(c)).collect();
     let mut out = Vec::new();
-    let mut current = Vec::new();
-    let forced: BTreeSet<ObjId> = if plan.all { plan.public.iter().copied().collect() } else { BTreeSet::new() };
-    let ok = subsets(game, plan, &forced, 0, &mut current, &mut out, limit);
-    ok.then_some(out)
+    let lo = plan.min.saturating_sub(forced.len());
+    let hi = plan.max.saturating_sub(forced.len()).min(free.len());
+    for k in lo..=hi {
+        // Combinations of k free cards, as index vectors in lexicographic order.
+        let mut idx: Vec<usize> = (0..k).collect();
+        loop {
+            let mut set = forced.clone();
+            set.extend(idx.iter().map(|&i| free[i]));
+            if check_found(game, plan, &set, &plan.candidates, None).is_ok() {
+                if out.len() >= limit {
+                    return None;
+                }
+                out.push(set);
+            }
+            // Advance to the next combination, or stop.
+            let Some(pos) = (0..k).rev().find(|&p| idx[p] < free.len() - k + p) else { break };
+            idx[pos] += 1;
+            for p in pos + 1..k {
+                idx[p] = idx[p - 1] + 1;
+            }
+        }
+    }
+    Some(out)
 }
 
-fn subsets(
-    game: &Game,
-    plan: &PartPlan,
-    forced: &BTreeSet<ObjId>,
-    index: usize,
-    current: &mut Vec<ObjId>,
-    out: &mut Vec<Vec<ObjId>>,
-    limit: usize,
-) -> bool {
-    if current.len() > plan.max {
-        return true;
-    }
-    if index == plan.candidates.len() {
-        if check_found(game, plan, current, &plan.candidates, None).is_ok() {
-            if out.len() >= limit {
-                return false;
-            }
-            out.push(current.clone());
+/// One legal set of found cards, built directly (for a single run that needn't list them all):
+/// the public cards "all" requires, then the first candidates up to the minimum, skipping
+/// `taken` (cards another merged instruction found, 701.23h) and repeated names when names must
+/// differ. `None` if that greedy choice isn't legal.
+pub fn a_legal_find(game: &Game, plan: &PartPlan, taken: &BTreeSet<ObjId>) -> Option<Vec<ObjId>> {
+    let mut found: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
+    let mut names: BTreeSet<String> = found.iter().map(|&o| game.obj(o).chars.names.join(" // ")).collect();
+    for &c in &plan.candidates {
+        if found.len() >= plan.min {
+            break;
         }
-        return true;
+        if taken.contains(&c) || found.contains(&c) {
+            continue;
+        }
+        if plan.different_names && !names.insert(game.obj(c).chars.names.join(" // ")) {
+            continue;
+        }
+        found.push(c);
     }
-    let card = plan.candidates[index];
-    if !forced.contains(&card) && !subsets(game, plan, forced, index + 1, current, out, limit) {
-        return false;
-    }
-    current.push(card);
-    let ok = subsets(game, plan, forced, index + 1, current, out, limit);
-    current.pop();
-    ok
+    check_found(game, plan, &found, &plan.candidates, None).is_ok().then_some(found)
 }
 
 /// 701.23h: a merged search reports one list of found cards; this splits it among the merged

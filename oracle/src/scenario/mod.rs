@@ -196,6 +196,7 @@ struct Builder<'a> {
     game: Game,
     ids: BTreeMap<String, ObjId>,
     chars: BTreeMap<String, Arc<crate::rules::characteristics::Chars>>,
+    next_suffix: BTreeMap<String, usize>,
 }
 
 impl<'a> Builder<'a> {
@@ -208,6 +209,7 @@ impl<'a> Builder<'a> {
             game: Game { players: Vec::new(), objs: Vec::new(), zones: BTreeMap::new(), shapes: Vec::new() },
             ids: BTreeMap::new(),
             chars: BTreeMap::new(),
+            next_suffix: BTreeMap::new(),
         }
     }
 
@@ -351,12 +353,14 @@ impl<'a> Builder<'a> {
             }
             None => {
                 let base = slug(&c.card);
-                let mut id = base.clone();
-                let mut n = 2;
+                // One counter per base name keeps loading linear in the number of cards.
+                let n = self.next_suffix.entry(base.clone()).or_insert(1);
+                let mut id = if *n == 1 { base.clone() } else { format!("{base}-{n}") };
                 while self.ids.contains_key(&id) {
+                    *n += 1;
                     id = format!("{base}-{n}");
-                    n += 1;
                 }
+                *n += 1;
                 id
             }
         };

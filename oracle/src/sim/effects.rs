@@ -370,8 +370,9 @@ impl Sim<'_> {
 
     fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId]) {
         let zone = ZoneRef::Library(player);
-        let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_out.contains(o)).collect();
-        self.game.zone_mut(zone).retain(|o| !kept_out.contains(o));
+        let kept_set: BTreeSet<ObjId> = kept_out.iter().copied().collect();
+        let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_set.contains(o)).collect();
+        self.game.zone_mut(zone).retain(|o| !kept_set.contains(o));
         self.shuffle(player);
         // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
         // moved to their place right after.
