@@ -7,117 +7,17 @@
 
 use std::sync::OnceLock;
 
-use mtg_oracle::cards::def::{CardDef, CardType, SpellAbility, Supertype};
 use mtg_oracle::corrupt::concretize;
-use mtg_oracle::effects::{Count, Destination, Effect, Filter, SearchSpec, SearchZone};
 use mtg_oracle::explore::{explore, first_run};
+use mtg_oracle::generate::{forests_to_find, land_search_scenario};
 use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::{Event, Outcome};
-use mtg_oracle::scenario::format::{
-    CardSetup, Expectations, PlayerSetup, Scenario, ScriptedDecision, Source, SourceKind, Step,
-};
 use mtg_oracle::scenario::{Setup, load_scenario};
 use mtg_oracle::sim::SimError;
 use mtg_oracle_tests::pool;
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
-const SEARCH_CARD: &str = "Scaling Search";
 const SEED: u64 = 0x5ca1_ab1e;
-
-/// "Search your library for up to `n` basic land cards, put them onto the battlefield, then
-/// shuffle."
-fn search_card(n: u32) -> CardDef {
-    let filter = Filter { types: vec![CardType::Land], supertypes: vec![Supertype::Basic], ..Filter::default() };
-    CardDef {
-        name: SEARCH_CARD.into(),
-        mana_cost: Some("{1}{G}".into()),
-        types: vec![CardType::Sorcery],
-        oracle: format!(
-            "Search your library for up to {n} basic land cards, put them onto the battlefield, then shuffle."
-        ),
-        spell: Some(SpellAbility {
-            targets: Vec::new(),
-            effect: vec![Effect::Search(SearchSpec {
-                zones: vec![SearchZone::Library],
-                filter: Some(filter),
-                count: Count::UpTo(n),
-                to: Destination::Battlefield,
-                shuffle: true,
-                ..SearchSpec::default()
-            })],
-        }),
-        ..CardDef::default()
-    }
-}
-
-fn card(name: &str, id: String) -> CardSetup {
-    CardSetup { card: name.into(), id: Some(id), owner: None, controller: None, known_to: Vec::new(), face_down: false }
-}
-
-/// Alice's library, top first: every 7th card a Forest, the rest Grizzly Bears. Ids are given
-/// explicitly (`forest-0`, `bears-1`, …).
-fn alice_library(size: usize) -> Vec<CardSetup> {
-    (0..size)
-        .map(|i| {
-            if i % 7 == 0 { card("Forest", format!("forest-{i}")) } else { card("Grizzly Bears", format!("bears-{i}")) }
-        })
-        .collect()
-}
-
-/// `count` Forests spread over the library (first, middle, last, …).
-fn forests_to_find(size: usize, count: usize) -> Vec<String> {
-    let forests: Vec<usize> = (0..size).step_by(7).collect();
-    let count = count.min(forests.len());
-    let picks: Vec<usize> = match count {
-        0 => Vec::new(),
-        1 => vec![forests[0]],
-        _ => (0..count).map(|j| forests[j * (forests.len() - 1) / (count - 1)]).collect(),
-    };
-    picks.into_iter().map(|i| format!("forest-{i}")).collect()
-}
-
-/// The scenario; with `find`, Alice's search is scripted to find those cards.
-fn scenario(size: usize, up_to: u32, find: Option<Vec<String>>) -> Scenario {
-    let bob = ["Plains", "Island", "Forest", "Grizzly Bears", "Forest"]
-        .iter()
-        .enumerate()
-        .map(|(i, name)| card(name, format!("bob-{i}")))
-        .collect();
-    Scenario {
-        title: format!("up to {up_to} basic lands from a library of {size}"),
-        rules: vec!["701.23a".into(), "701.23b".into(), "701.24a".into()],
-        source: Source { kind: SourceKind::Clause, reference: "701.23a (scaling test)".into() },
-        tags: Vec::new(),
-        description: None,
-        cards: vec![search_card(up_to)],
-        players: vec![
-            PlayerSetup {
-                name: "Alice".into(),
-                life: 20,
-                library: alice_library(size),
-                hand: vec![card(SEARCH_CARD, "the-search".into())],
-                graveyard: Vec::new(),
-                outside: Vec::new(),
-            },
-            PlayerSetup {
-                name: "Bob".into(),
-                life: 20,
-                library: bob,
-                hand: Vec::new(),
-                graveyard: Vec::new(),
-                outside: Vec::new(),
-            },
-        ],
-        battlefield: Vec::new(),
-        exile: Vec::new(),
-        steps: vec![
-            Step::Cast { player: "Alice".into(), card: "the-search".into(), face: None, targets: Vec::new() },
-            Step::ResolveAll,
-        ],
-        decisions: find.map(|find| vec![ScriptedDecision::Search { player: "Alice".into(), find }]).unwrap_or_default(),
-        expect: Expectations::default(),
-    }
-}
 
 /// The unscripted setup the judge works on, and a legal outcome of it (three Forests found, the
 /// library in a random order), as an engine would report it.
@@ -132,10 +32,11 @@ fn build(size: usize) -> Fixture {
     let pool = pool();
     let found = forests_to_find(size, 3);
     let id = format!("scaling-{size}");
-    let setup = load_scenario(&id, scenario(size, 3, None), &pool).expect("the scenario loads").setup;
+    let setup = load_scenario(&id, land_search_scenario(size, 3, None), &pool).expect("the scenario loads").setup;
     // A scripted find picks which three Forests the legal outcome has (an outcome of the
     // unscripted scenario too); the judge then works on the unscripted setup.
-    let scripted = load_scenario(&id, scenario(size, 3, Some(found.clone())), &pool).expect("the scenario loads");
+    let scripted =
+        load_scenario(&id, land_search_scenario(size, 3, Some(found.clone())), &pool).expect("the scenario loads");
     let (outcome, unused) = first_run(&scripted.setup).expect("the scripted run succeeds");
     assert!(unused.is_empty(), "the scripted find was not used");
     let legal = concretize(&outcome, SEED);
@@ -289,7 +190,7 @@ fn explore_and_judge_agree_on_a_small_library() {
     // The same scenario at a size the enumerator handles: every enumerated outcome, reported in a
     // random order, is judged legal. 64 cards hold 10 Forests: 1 + 10 + 45 finds of up to two.
     let pool = pool();
-    let setup = load_scenario("scaling-64", scenario(64, 2, None), &pool).expect("loads").setup;
+    let setup = load_scenario("scaling-64", land_search_scenario(64, 2, None), &pool).expect("loads").setup;
     let x = explore(&setup, 10_000).expect("64 cards can be enumerated");
     assert_eq!(x.outcomes.len(), 56);
     assert_eq!(x.runs, 56);

@@ -19,111 +19,14 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mtg_oracle::cards::CardPool;
-use mtg_oracle::cards::def::{CardDef, CardType, SpellAbility, Supertype};
 use mtg_oracle::corrupt::concretize;
-use mtg_oracle::effects::{Count, Destination, Effect, Filter, SearchSpec, SearchZone};
 use mtg_oracle::explore::{DEFAULT_RUN_LIMIT, explore, first_run};
+use mtg_oracle::generate::{forests_to_find, land_search_scenario};
 use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::{Event, Outcome};
-use mtg_oracle::scenario::format::{
-    CardSetup, Expectations, PlayerSetup, Scenario, ScriptedDecision, Source, SourceKind, Step,
-};
 use mtg_oracle::scenario::{Setup, load_scenario};
 
-const SEARCH_CARD: &str = "Bench Search";
 const SEED: u64 = 0x62_656e_6368;
-
-/// "Search your library for up to `n` basic land cards, put them onto the battlefield, then
-/// shuffle."
-fn search_card(n: u32) -> CardDef {
-    let filter = Filter { types: vec![CardType::Land], supertypes: vec![Supertype::Basic], ..Filter::default() };
-    CardDef {
-        name: SEARCH_CARD.into(),
-        mana_cost: Some("{1}{G}".into()),
-        types: vec![CardType::Sorcery],
-        oracle: format!(
-            "Search your library for up to {n} basic land cards, put them onto the battlefield, then shuffle."
-        ),
-        spell: Some(SpellAbility {
-            targets: Vec::new(),
-            effect: vec![Effect::Search(SearchSpec {
-                zones: vec![SearchZone::Library],
-                filter: Some(filter),
-                count: Count::UpTo(n),
-                to: Destination::Battlefield,
-                shuffle: true,
-                ..SearchSpec::default()
-            })],
-        }),
-        ..CardDef::default()
-    }
-}
-
-fn card(name: &str, id: String) -> CardSetup {
-    CardSetup { card: name.into(), id: Some(id), owner: None, controller: None, known_to: Vec::new(), face_down: false }
-}
-
-/// The scenario; with `find`, Alice's search is scripted to find those cards. Ids are explicit:
-/// the loader's default ids (`grizzly-bears-2`, `-3`, …) are found by probing, which is
-/// quadratic in the number of same-named cards.
-fn scenario(size: usize, up_to: u32, find: Option<Vec<String>>) -> Scenario {
-    let library = (0..size)
-        .map(|i| {
-            if i % 7 == 0 { card("Forest", format!("forest-{i}")) } else { card("Grizzly Bears", format!("bears-{i}")) }
-        })
-        .collect();
-    let bob = ["Plains", "Island", "Forest", "Grizzly Bears", "Forest"]
-        .iter()
-        .enumerate()
-        .map(|(i, name)| card(name, format!("bob-{i}")))
-        .collect();
-    Scenario {
-        title: format!("up to {up_to} basic lands from a library of {size}"),
-        rules: vec!["701.23a".into(), "701.24a".into()],
-        source: Source { kind: SourceKind::Clause, reference: "701.23a (benchmark)".into() },
-        tags: Vec::new(),
-        description: None,
-        cards: vec![search_card(up_to)],
-        players: vec![
-            PlayerSetup {
-                name: "Alice".into(),
-                life: 20,
-                library,
-                hand: vec![card(SEARCH_CARD, "the-search".into())],
-                graveyard: Vec::new(),
-                outside: Vec::new(),
-            },
-            PlayerSetup {
-                name: "Bob".into(),
-                life: 20,
-                library: bob,
-                hand: Vec::new(),
-                graveyard: Vec::new(),
-                outside: Vec::new(),
-            },
-        ],
-        battlefield: Vec::new(),
-        exile: Vec::new(),
-        steps: vec![
-            Step::Cast { player: "Alice".into(), card: "the-search".into(), face: None, targets: Vec::new() },
-            Step::ResolveAll,
-        ],
-        decisions: find.map(|find| vec![ScriptedDecision::Search { player: "Alice".into(), find }]).unwrap_or_default(),
-        expect: Expectations::default(),
-    }
-}
-
-/// `count` Forests spread over a library of `size` (first, …, last).
-fn forests_to_find(size: usize, count: usize) -> Vec<String> {
-    let forests: Vec<usize> = (0..size).step_by(7).collect();
-    let count = count.min(forests.len());
-    let picks: Vec<usize> = match count {
-        0 => Vec::new(),
-        1 => vec![forests[0]],
-        _ => (0..count).map(|j| forests[j * (forests.len() - 1) / (count - 1)]).collect(),
-    };
-    picks.into_iter().map(|i| format!("forest-{i}")).collect()
-}
 
 /// The unscripted setup and outcomes of it as an engine would report them.
 struct Case {
@@ -138,10 +41,11 @@ struct Case {
 fn case(pool: &CardPool, size: usize, up_to: u32) -> Case {
     let found = forests_to_find(size, up_to as usize);
     let id = format!("bench-{size}");
-    let setup = load_scenario(&id, scenario(size, up_to, None), pool).expect("the scenario loads").setup;
+    let setup = load_scenario(&id, land_search_scenario(size, up_to, None), pool).expect("the scenario loads").setup;
     // A scripted find picks which Forests the legal outcome has; the judge then works on the
     // unscripted setup, where the find comes from the observed log.
-    let scripted = load_scenario(&id, scenario(size, up_to, Some(found.clone())), pool).expect("the scenario loads");
+    let scripted =
+        load_scenario(&id, land_search_scenario(size, up_to, Some(found.clone())), pool).expect("the scenario loads");
     let (outcome, _) = first_run(&scripted.setup).expect("the scripted run succeeds");
     let legal = concretize(&outcome, SEED);
 
@@ -229,7 +133,8 @@ fn bench_explore_small(c: &mut Criterion) {
     let mut g = c.benchmark_group("explore_up_to_2");
     g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
     for size in SMALL {
-        let setup = load_scenario("bench", scenario(size, 2, None), &pool).expect("the scenario loads").setup;
+        let setup =
+            load_scenario("bench", land_search_scenario(size, 2, None), &pool).expect("the scenario loads").setup;
         let forests = size.div_ceil(7);
         let expected = 1 + forests + forests * (forests - 1) / 2;
         let x = explore(&setup, DEFAULT_RUN_LIMIT).expect("a small library can be enumerated");

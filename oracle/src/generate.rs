@@ -231,3 +231,91 @@ impl GenParams {
 fn plain(name: &str) -> CardSetup {
     CardSetup { card: name.into(), id: None, owner: None, controller: None, known_to: Vec::new(), face_down: false }
 }
+
+/// The name of the scaling fixture's search card.
+pub const LAND_SEARCH_CARD: &str = "Scaling Search";
+
+/// "Search your library for up to `n` basic land cards, put them onto the battlefield, then
+/// shuffle." — the search the benchmark and the scaling tests judge.
+pub fn land_search_card(n: u32) -> CardDef {
+    let filter = Filter { types: vec![CardType::Land], supertypes: vec![Supertype::Basic], ..Filter::default() };
+    CardDef {
+        name: LAND_SEARCH_CARD.into(),
+        mana_cost: Some("{1}{G}".into()),
+        types: vec![CardType::Sorcery],
+        oracle: format!(
+            "Search your library for up to {n} basic land cards, put them onto the battlefield, then shuffle."
+        ),
+        spell: Some(crate::cards::def::SpellAbility {
+            targets: Vec::new(),
+            effect: vec![Effect::Search(SearchSpec {
+                zones: vec![SearchZone::Library],
+                filter: Some(filter),
+                count: Count::UpTo(n),
+                to: Destination::Battlefield,
+                shuffle: true,
+                ..SearchSpec::default()
+            })],
+        }),
+        ..CardDef::default()
+    }
+}
+
+/// A scenario of `size` cards for scaling: Alice's library (top first) has a Forest every 7th
+/// card (`forest-{i}`) and Grizzly Bears elsewhere (`bears-{i}`); she casts [`land_search_card`]
+/// with "up to `up_to`". With `find`, her search is scripted to find those cards.
+pub fn land_search_scenario(size: usize, up_to: u32, find: Option<Vec<String>>) -> Scenario {
+    let card = |name: &str, id: String| CardSetup { id: Some(id), ..plain(name) };
+    let library = (0..size)
+        .map(|i| {
+            if i % 7 == 0 { card("Forest", format!("forest-{i}")) } else { card("Grizzly Bears", format!("bears-{i}")) }
+        })
+        .collect();
+    let bob = ["Plains", "Island", "Forest", "Grizzly Bears", "Forest"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| card(name, format!("bob-{i}")))
+        .collect();
+    let player = |name: &str, library, hand| PlayerSetup {
+        name: name.into(),
+        life: 20,
+        library,
+        hand,
+        graveyard: Vec::new(),
+        outside: Vec::new(),
+    };
+    Scenario {
+        title: format!("up to {up_to} basic lands from a library of {size}"),
+        rules: vec!["701.23a".into(), "701.23b".into(), "701.24a".into()],
+        source: Source { kind: SourceKind::Clause, reference: "701.23a (scaling fixture)".into() },
+        tags: Vec::new(),
+        description: None,
+        cards: vec![land_search_card(up_to)],
+        players: vec![
+            player("Alice", library, vec![card(LAND_SEARCH_CARD, "the-search".into())]),
+            player("Bob", bob, Vec::new()),
+        ],
+        battlefield: Vec::new(),
+        exile: Vec::new(),
+        steps: vec![
+            Step::Cast { player: "Alice".into(), card: "the-search".into(), face: None, targets: Vec::new() },
+            Step::ResolveAll,
+        ],
+        decisions: find
+            .map(|find| vec![crate::scenario::format::ScriptedDecision::Search { player: "Alice".into(), find }])
+            .unwrap_or_default(),
+        expect: Expectations::default(),
+    }
+}
+
+/// Ids of `count` Forests of [`land_search_scenario`] spread over the library (first, …, last).
+pub fn forests_to_find(size: usize, count: usize) -> Vec<String> {
+    let forests: Vec<usize> = (0..size).step_by(7).collect();
+    let count = count.min(forests.len());
+    let picks: Vec<usize> = match count {
+        0 => Vec::new(),
+        1 => vec![forests[0]],
+        _ => (0..count).map(|j| forests[j * (forests.len() - 1) / (count - 1)]).collect(),
+    };
+    picks.into_iter().map(|i| format!("forest-{i}")).collect()
+}
