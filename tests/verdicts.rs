@@ -173,3 +173,78 @@ fn finding_an_opponents_sideboard_card_breaks_701_23j() {
     found_mut(&mut bad).push(bobs.clone());
     assert_clause(&s, &bad, "701.23j", &[&bobs, "outside the game"]);
 }
+
+mod arbitrary_observations {
+    //! Whatever an engine reports, the judge answers with a verdict and never panics.
+
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+
+    fn word() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("mine-gy".to_string()),
+            Just("mine-bf".to_string()),
+            Just("mine-lib-1".to_string()),
+            Just("forest".to_string()),
+            Just("splinter".to_string()),
+            Just("Alice".to_string()),
+            Just("Bob".to_string()),
+            Just("Bob.library".to_string()),
+            Just("exile".to_string()),
+            "[a-z.:-]{0,12}",
+        ]
+    }
+
+    fn event() -> impl Strategy<Value = Event> {
+        prop_oneof![
+            (
+                word(),
+                prop::collection::vec(word(), 0..3),
+                prop::option::of(0u32..6),
+                prop::collection::vec(word(), 0..4)
+            )
+                .prop_map(|(player, zones, library_top, found)| Event::Searched {
+                    player,
+                    zones,
+                    library_top,
+                    found
+                }),
+            word().prop_map(|library| Event::Shuffled { library }),
+            (word(), prop::collection::vec(word(), 0..3)).prop_map(|(player, cards)| Event::Revealed { player, cards }),
+            (word(), word(), word()).prop_map(|(card, from, to)| Event::Moved { card, from, to }),
+            (word(), word()).prop_map(|(player, card)| Event::Chose { player, card }),
+            (word(), word(), word()).prop_map(|(source, controller, on)| Event::Triggered { source, controller, on }),
+        ]
+    }
+
+    fn outcome() -> impl Strategy<Value = Outcome> {
+        (
+            prop::collection::btree_map(word(), prop::collection::vec(word(), 0..5), 0..6),
+            prop::collection::btree_map(word(), prop::collection::vec(word(), 0..3), 0..3),
+            prop::collection::btree_map(word(), -5i32..30, 0..3),
+            prop::collection::vec((0usize..4, event()), 0..10),
+        )
+            .prop_map(|(zones, known, life, events)| Outcome {
+                zones,
+                known,
+                life,
+                counters: Default::default(),
+                events: events.into_iter().map(|(step, event)| LoggedEvent { step, event }).collect(),
+            })
+    }
+
+    proptest! {
+        #![proptest_config(Config { cases: 400, rng_seed: RngSeed::Fixed(7), failure_persistence: None, ..Config::default() })]
+
+        #[test]
+        fn judge_never_panics_and_always_explains_a_rejection(o in outcome()) {
+            let s = load(SPLINTER);
+            match judge(&s.setup, &o) {
+                Verdict::Illegal(diffs) => prop_assert!(!diffs.is_empty() && diffs.iter().all(|d| !d.clause.is_empty() && !d.message.is_empty())),
+                Verdict::Legal => {}
+                Verdict::Error(e) => prop_assert!(!e.is_empty()),
+            }
+        }
+    }
+}
