@@ -343,6 +343,8 @@ pub enum WhoseLibrary {
 pub enum TriggerEvent {
     /// "When this creature dies."
     Dies,
+    /// "Whenever another creature dies" (a creature other than this permanent).
+    AnotherCreatureDies,
     /// "When this permanent enters."
     Enters,
     /// "Whenever [a player] searches [a library]" — partial searches count (701.23f).

@@ -64,7 +64,7 @@ pub enum Event {
         source: String,
         /// Its controller.
         controller: String,
-        /// What it triggered on: `dies`, `enters`, `searched_library`, `shuffled_library`.
+        /// What it triggered on: `dies`, `another_creature_dies`, `enters`, `searched_library`, `shuffled_library`.
         on: String,
     },
     /// A card changed zones (CR 400.7: it is a new object afterwards).

@@ -47,19 +47,25 @@ pub struct PendingTrigger {
 pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<PlayerId>) -> Vec<PendingTrigger> {
     let mut out = Vec::new();
     let sources: Vec<ObjId> = match happening {
-        Happening::Died(obj) | Happening::Entered(obj) => vec![obj],
+        // The dying creature's own ability looks back in time (603.10a); other permanents'
+        // "whenever another creature dies" abilities watch from the battlefield.
+        Happening::Died(obj) => std::iter::once(obj).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect(),
+        Happening::Entered(obj) => vec![obj],
         _ => game.zone(ZoneRef::Battlefield).to_vec(),
     };
     for source in sources {
         let o = game.obj(source);
         let controller = match happening {
-            Happening::Died(_) => died_controller.unwrap_or(o.controller),
+            Happening::Died(dead) if dead == source => died_controller.unwrap_or(o.controller),
             _ => o.controller,
         };
         for face in o.def.faces() {
             for t in &face.triggers {
                 let fired = match (&t.on, happening) {
-                    (TriggerEvent::Dies, Happening::Died(_)) => Some(("dies", None)),
+                    (TriggerEvent::Dies, Happening::Died(dead)) if dead == source => Some(("dies", None)),
+                    (TriggerEvent::AnotherCreatureDies, Happening::Died(dead)) if dead != source => {
+                        Some(("another_creature_dies", None))
+                    }
                     (TriggerEvent::Enters, Happening::Entered(_)) => Some(("enters", None)),
                     (
                         TriggerEvent::SearchedLibrary { searcher: rel, library },
