@@ -44,6 +44,9 @@ enum Command {
         /// How many outcomes to show.
         #[arg(long, default_value_t = 5)]
         sample: usize,
+        /// Print the sampled outcomes as a JSON array (the shape `judge` reads) instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Judge an observed outcome (JSON, as in the protocol) against a scenario.
     Judge {
@@ -81,7 +84,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Run { paths, filter, verbose } => run(&paths, filter.as_deref(), verbose, &pool),
-        Command::Explain { file, sample } => explain(&file, sample, &pool),
+        Command::Explain { file, sample, json } => explain(&file, sample, json, &pool),
         Command::Judge { file, outcome } => judge_cmd(&file, &outcome, &pool),
         Command::Schema { kind } => {
             let schema = match kind {
@@ -140,7 +143,7 @@ fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) 
     }
 }
 
-fn explain(file: &Path, sample: usize, pool: &CardPool) -> ExitCode {
+fn explain(file: &Path, sample: usize, json: bool, pool: &CardPool) -> ExitCode {
     let loaded = match load_file(file, pool) {
         Ok(l) => l,
         Err(e) => {
@@ -152,6 +155,11 @@ fn explain(file: &Path, sample: usize, pool: &CardPool) -> ExitCode {
         Err(e) => {
             eprintln!("{}", locate_sim_error(&loaded, &e));
             ExitCode::from(2)
+        }
+        Ok(x) if json => {
+            let sampled: Vec<&Outcome> = x.outcomes.values().take(sample).map(|l| &l.outcome).collect();
+            println!("{}", serde_json::to_string_pretty(&sampled).unwrap_or_default());
+            ExitCode::SUCCESS
         }
         Ok(x) => {
             println!("{}: {}", loaded.id, loaded.scenario.title);
