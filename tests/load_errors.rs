@@ -804,3 +804,14 @@ fn random_mutations_never_panic_and_errors_are_located() {
         "seed {SEED:#x}: the mutations should both load ({loaded}) and fail ({rejected})"
     );
 }
+
+#[test]
+fn an_instant_on_the_battlefield_is_an_impossible_state() {
+    // A second battlefield entry as line 15: an instant can't be there (400.4a).
+    let e = load_err(&splinter_line(
+        14,
+        "  - {card: Howling Mine, id: mine-bf, owner: Bob}\n  - {card: Lightning Bolt, owner: Bob}",
+    ));
+    assert_eq!((e.line, e.column), (15, 12), "{e}"); // at the card name
+    assert!(e.message.contains("Lightning Bolt") && e.message.contains("400.4a"), "{e}");
+}

@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::cards::def::CardDef;
+use crate::cards::def::{CardDef, CardType};
 use crate::cards::{CardPool, closest};
 use crate::model::{Game, LibraryShape, Obj, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
@@ -335,6 +335,14 @@ impl<'a> Builder<'a> {
                 format!("unknown card `{}`{hint}; define a hypothetical card under `cards:`", c.card),
             )
         })?;
+        let chars_now = card_chars(&def);
+        let nonpermanent = [CardType::Instant, CardType::Sorcery].iter().any(|t| chars_now.types.contains(t));
+        if zone == ZoneRef::Battlefield && nonpermanent && !c.face_down {
+            return Err((
+                format!("{path}.card"),
+                format!("`{}` is an instant or sorcery card, which can't be on the battlefield (400.4a)", c.card),
+            ));
+        }
         if def.token && zone != ZoneRef::Battlefield {
             return Err((
                 path.to_string(),
