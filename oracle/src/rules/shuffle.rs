@@ -1,6 +1,6 @@
 //! CR 701.24: shuffle.
 
-use crate::model::{Game, LibraryShape, PlayerId, ZoneRef};
+use crate::model::{Game, LibraryShape, ObjId, PlayerId, ZoneRef};
 
 /// Shuffles a player's library (701.24a): afterwards no position is fixed, and every card in it
 /// is a new object nobody has seen as such (701.20d: revealed cards that are reordered stop being
@@ -26,13 +26,29 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
     game.shapes[player] = LibraryShape::default();
 }
 
-/// The cards of a library whose position after the fixed top is random: the candidates for
-/// "the top card" or "the top N cards" once the fixed top has run out (701.24a). Returns the
-/// fixed top, the random middle, and the fixed bottom.
-pub fn library_regions(game: &Game, player: PlayerId) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+/// A library as segments, top first: each top group (a fixed position, or cards put on top at
+/// once in an order their owner chose, 401.4), then the part a shuffle randomised (701.24a), then
+/// each fixed bottom card. Within a segment the oracle doesn't know the order; which of a
+/// segment's cards come first is decided when something looks (a draw, the top N of a search).
+pub fn library_segments(game: &Game, player: PlayerId) -> Vec<Vec<ObjId>> {
     let cards = game.zone(ZoneRef::Library(player));
     let shape = &game.shapes[player];
-    let top = shape.top_fixed().min(cards.len());
-    let bottom = shape.bottom_fixed.min(cards.len() - top);
-    (cards[..top].to_vec(), cards[top..cards.len() - bottom].to_vec(), cards[cards.len() - bottom..].to_vec())
+    let len = cards.len();
+    let top = shape.top_fixed().min(len);
+    let bottom = shape.bottom_fixed.min(len - top);
+    let mut out = Vec::new();
+    let mut start = 0;
+    for &g in &shape.top_groups {
+        let end = (start + g).min(top);
+        if start >= end {
+            break;
+        }
+        out.push(cards[start..end].to_vec());
+        start = end;
+    }
+    if top < len - bottom {
+        out.push(cards[top..len - bottom].to_vec());
+    }
+    out.extend(cards[len - bottom..].iter().map(|&c| vec![c]));
+    out
 }

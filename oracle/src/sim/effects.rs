@@ -11,7 +11,7 @@ use crate::rules::Violation;
 use crate::rules::apnap::{apnap_order, bit, opponents};
 use crate::rules::characteristics::matches;
 use crate::rules::search::{PartPlan, check_found, library_cap, plan_part};
-use crate::rules::shuffle::{library_regions, shuffle_library};
+use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
 use crate::rules::zones::Position;
 
@@ -414,20 +414,7 @@ impl Sim<'_> {
     /// The top `n` cards of a library (701.23f); where a shuffle left their order random,
     /// which cards they are is chance.
     fn library_window(&mut self, player: PlayerId, n: usize) -> Result<Vec<ObjId>, SimError> {
-        let (top, middle, bottom) = library_regions(&self.game, player);
-        let mut window: Vec<ObjId> = top.iter().copied().take(n).collect();
-        let need = n - window.len();
-        if need == 0 {
-            return Ok(window);
-        }
-        if need >= middle.len() {
-            window.extend_from_slice(&middle);
-            window.extend(bottom.iter().copied().take(need - middle.len()));
-        } else {
-            let decision = Decision::Random { player, purpose: "search_window", from: middle.clone(), count: need };
-            window.extend(self.random_pick(&decision, &middle, need)?);
-        }
-        Ok(window)
+        self.top_cards(player, n, "search_window")
     }
 
     fn found_parts(

@@ -17,7 +17,7 @@ use crate::rules::Violation;
 use crate::rules::apnap::bit;
 use crate::rules::characteristics::matches;
 use crate::rules::search::PartPlan;
-use crate::rules::shuffle::library_regions;
+use crate::rules::shuffle::library_segments;
 use crate::rules::triggers::{Happening, PendingTrigger, stack_order, triggered_by};
 use crate::rules::zones::{Position, move_object};
 
@@ -364,20 +364,36 @@ impl<'d> Sim<'d> {
 
     /// 121.1: the top card goes to the hand. After a shuffle, which card is on top is chance.
     fn draw(&mut self, player: PlayerId) -> Result<(), SimError> {
-        let (top, middle, bottom) = library_regions(&self.game, player);
-        let card = if let Some(&c) = top.first() {
-            c
-        } else if middle.len() > 1 {
-            let decision = Decision::Random { player, purpose: "draw", from: middle.clone(), count: 1 };
-            let chosen = self.random_pick(&decision, &middle, 1)?;
-            chosen[0]
-        } else if let Some(&c) = middle.first().or(bottom.first()) {
-            c
-        } else {
+        let Some(&card) = self.top_cards(player, 1, "draw")?.first() else {
             return Ok(()); // An empty library: nothing to draw (704.5b is not modelled).
         };
         self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "121.1");
         Ok(())
+    }
+
+    /// The top `n` cards of a library. Where the oracle doesn't know the order within a segment
+    /// (after a shuffle, 701.24a; cards put on top at once, 401.4), which of its cards are among
+    /// the top `n` is a [`Decision::Random`].
+    pub(crate) fn top_cards(
+        &mut self,
+        player: PlayerId,
+        n: usize,
+        purpose: &'static str,
+    ) -> Result<Vec<ObjId>, SimError> {
+        let mut out = Vec::new();
+        for segment in library_segments(&self.game, player) {
+            let need = n - out.len();
+            if need == 0 {
+                break;
+            }
+            if segment.len() <= need {
+                out.extend(segment);
+            } else {
+                let decision = Decision::Random { player, purpose, from: segment.clone(), count: need };
+                out.extend(self.random_pick(&decision, &segment, need)?);
+            }
+        }
+        Ok(out)
     }
 
     fn random_pick(&mut self, decision: &Decision, from: &[ObjId], count: usize) -> Result<Vec<ObjId>, SimError> {
@@ -390,7 +406,10 @@ impl<'d> Sim<'d> {
                 Ok(cards)
             }
             other => Err(self.illegal(
-                Violation::new("701.24a", format!("{other:?} is not {count} of the library's randomly ordered cards")),
+                Violation::new(
+                    "701.24a",
+                    format!("{other:?} is not {count} of the cards whose order the oracle leaves open there"),
+                ),
                 Vec::new(),
             )),
         }
