@@ -190,18 +190,23 @@ impl FixedPositions {
 
     /// The top groups as index ranges, clipped to a library of `len` cards.
     pub fn top_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
-        let mut out = Vec::new();
-        let mut start = 0;
-        for &g in &self.top_groups {
-            let end = (start + g).min(len);
-            if start >= end {
-                break;
-            }
-            out.push(start..end);
-            start = end;
-        }
-        out
+        group_ranges(&self.top_groups, len)
     }
+}
+
+/// Consecutive groups of the given sizes as index ranges from 0, clipped to `len`.
+pub fn group_ranges(sizes: &[usize], len: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for &g in sizes {
+        let end = (start + g).min(len);
+        if start >= end {
+            break;
+        }
+        out.push(start..end);
+        start = end;
+    }
+    out
 }
 
 /// An outcome the oracle computed, with which library positions are fixed. Its `outcome` is in

@@ -1,6 +1,7 @@
 //! CR 701.24: shuffle.
 
 use crate::model::{Game, LibraryShape, ObjId, PlayerId, ZoneRef};
+use crate::outcome::group_ranges;
 
 /// Shuffles a player's library (701.24a): afterwards no position is fixed, and every card in it
 /// is a new object nobody has seen as such (701.20d: revealed cards that are reordered stop being
@@ -36,16 +37,8 @@ pub fn library_segments(game: &Game, player: PlayerId) -> Vec<Vec<ObjId>> {
     let len = cards.len();
     let top = shape.top_fixed().min(len);
     let bottom = shape.bottom_fixed.min(len - top);
-    let mut out = Vec::new();
-    let mut start = 0;
-    for &g in &shape.top_groups {
-        let end = (start + g).min(top);
-        if start >= end {
-            break;
-        }
-        out.push(cards[start..end].to_vec());
-        start = end;
-    }
+    let mut out: Vec<Vec<ObjId>> =
+        group_ranges(&shape.top_groups, top).into_iter().map(|r| cards[r].to_vec()).collect();
     if top < len - bottom {
         out.push(cards[top..len - bottom].to_vec());
     }

@@ -440,11 +440,16 @@ impl<'d> Sim<'d> {
         }
         let def = o.def.clone();
         let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
-        if let Some(why) = &cast_face.unmodelled
-            && cast_face.spell.is_none()
-            && !is_permanent(cast_face)
-        {
+        // Casting a card whose text isn't fully modelled would silently misread it (an enters
+        // trigger skipped, a spell that does nothing), so it is refused with the card's own note.
+        if let Some(why) = cast_face.unmodelled.as_ref().or(def.unmodelled.as_ref()) {
             return Err(SimError::Unsupported { step: self.step, message: format!("{}: {why}", cast_face.name) });
+        }
+        if cast_face.spell.is_none() && !is_permanent(cast_face) {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: format!("{} has no spell ability written in the card pool", cast_face.name),
+            });
         }
         let wanted: &[Target] = cast_face.spell.as_ref().map_or(&[], |s| s.targets.as_slice());
         if wanted.len() != targets.len() {
