@@ -248,3 +248,42 @@ mod arbitrary_observations {
         }
     }
 }
+
+#[test]
+fn triggers_stacked_out_of_apnap_order_break_603_3b() {
+    let s = load("101.4-apnap/101.4-603.3b-ob-nixilis-above-trickster.yaml");
+    let mut o = legal_where(&s, |_| true);
+    assert!(judge(&s.setup, &o).is_legal());
+    // Report Carol's Ob Nixilis trigger as stacked before Bob's Trickster trigger.
+    let positions: Vec<usize> = o
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.step == 1 && matches!(e.event, Event::Triggered { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(positions.len(), 2, "{:?}", o.events);
+    o.events.swap(positions[0], positions[1]);
+    assert_clause(&s, &o, "603.3b", &["on the stack"]);
+}
+
+#[test]
+fn a_player_may_stack_their_own_triggers_in_either_order() {
+    let s = load("101.4-apnap/603.3b-one-player-orders-own-triggers.yaml");
+    let x = explore(&s.setup, 1_000).expect("explores");
+    let orders: std::collections::BTreeSet<Vec<String>> = x
+        .outcomes
+        .values()
+        .map(|l| {
+            l.outcome
+                .events
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::Triggered { source, .. } => Some(source.clone()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(orders.len(), 2, "both orders are legal: {orders:?}");
+}

@@ -30,26 +30,28 @@ pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
             cards.shuffle(&mut rng);
         }
     }
-    let mut events: Vec<(usize, u64, LoggedEvent)> = Vec::new();
-    let mut search_seq = 0u64;
+    // Within each step, shuffle the events whose order is free and keep the relative order of
+    // searches and of triggers (701.23i, 603.3b), merging the three runs at random.
+    let mut by_step: BTreeMap<usize, [Vec<LoggedEvent>; 3]> = BTreeMap::new();
     for e in out.events.drain(..) {
-        let key = if matches!(e.event, Event::Searched { .. }) {
-            search_seq += 1;
-            search_seq // searches keep their order relative to each other
-        } else {
-            rng.random_range(0..1_000_000u64)
+        let lane = match e.event {
+            Event::Searched { .. } => 0,
+            Event::Triggered { .. } => 1,
+            _ => 2,
         };
-        events.push((e.step, key, e));
+        by_step.entry(e.step).or_default()[lane].push(e);
     }
-    // Searches keep their relative order: sort the others around them, then restore searches.
-    let searches: Vec<LoggedEvent> =
-        events.iter().filter(|e| matches!(e.2.event, Event::Searched { .. })).map(|e| e.2.clone()).collect();
-    events.sort_by_key(|e| (e.0, e.1));
-    let mut next_search = searches.into_iter();
-    out.events = events
-        .into_iter()
-        .map(|(_, _, e)| if matches!(e.event, Event::Searched { .. }) { next_search.next().unwrap_or(e) } else { e })
-        .collect();
+    for (_, mut lanes) in by_step {
+        lanes[2].shuffle(&mut rng);
+        let mut queues: Vec<std::collections::VecDeque<LoggedEvent>> = lanes.into_iter().map(Into::into).collect();
+        while queues.iter().any(|q| !q.is_empty()) {
+            let open: Vec<usize> = (0..queues.len()).filter(|&i| !queues[i].is_empty()).collect();
+            let lane = open[rng.random_range(0..open.len())];
+            if let Some(e) = queues[lane].pop_front() {
+                out.events.push(e);
+            }
+        }
+    }
     out
 }
 

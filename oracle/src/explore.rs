@@ -41,6 +41,11 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
     let too_many = || SimError::TooLarge(format!("more than {limit} legal answers to one decision"));
     Ok(match decision {
         Decision::May { .. } => vec![Choice::Bool(true), Choice::Bool(false)],
+        Decision::OrderTriggers { triggers, .. } => {
+            let mut out = Vec::new();
+            permutations(&mut (0..triggers.len()).collect(), 0, &mut out, limit).ok_or_else(too_many)?;
+            out.into_iter().map(Choice::Order).collect()
+        }
         Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
             options.iter().map(|&o| Choice::Cards(vec![o])).collect()
         }
@@ -76,6 +81,24 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
             out.into_iter().map(Choice::Parts).collect()
         }
     })
+}
+
+/// Every order of `items`, by swapping in place (Heap-style recursion bounded by the item count,
+/// which is the number of one player's simultaneous triggers).
+fn permutations(items: &mut Vec<usize>, k: usize, out: &mut Vec<Vec<usize>>, limit: usize) -> Option<()> {
+    if k == items.len() {
+        if out.len() >= limit {
+            return None;
+        }
+        out.push(items.clone());
+        return Some(());
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, out, limit)?;
+        items.swap(k, i);
+    }
+    Some(())
 }
 
 fn combinations(
@@ -170,6 +193,7 @@ impl Decider for FirstLegal {
         let none = || SimError::Unsupported { step, message: format!("a decision with no legal answer: {decision:?}") };
         Ok(match decision {
             Decision::May { .. } => Choice::Bool(true),
+            Decision::OrderTriggers { triggers, .. } => Choice::Order((0..triggers.len()).collect()),
             Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
                 Choice::Cards(vec![*options.first().ok_or_else(none)?])
             }

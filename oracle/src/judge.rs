@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::explore::blame_script;
 use crate::model::{Game, ObjId, ZoneRef};
-use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
+use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event};
 use crate::rules::search::assign_parts;
 use crate::scenario::Setup;
 use crate::scenario::script::Scripted;
@@ -116,6 +116,38 @@ impl Decider for Observed<'_> {
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
                 Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
+            }
+            Decision::OrderTriggers { player, triggers } => {
+                // The observed `triggered` events of this player, in log order, are the order the
+                // triggers went on the stack; match each to one of the pending triggers.
+                let who = name(*player);
+                let mut order = Vec::new();
+                let mut used = vec![false; triggers.len()];
+                let mut taken = Vec::new();
+                for (i, e) in self.events.iter().enumerate() {
+                    if self.consumed[i] || e.step != step {
+                        continue;
+                    }
+                    if let Event::Triggered { source, controller, on } = &e.event
+                        && *controller == who
+                        && let Some(k) = (0..triggers.len()).find(|&k| {
+                            !used[k] && game.obj(triggers[k].0).id == *source && triggers[k].1 == on.as_str()
+                        })
+                    {
+                        used[k] = true;
+                        order.push(k);
+                        taken.push(i);
+                    }
+                }
+                if order.len() != triggers.len() {
+                    // Not all reported: keep the order they triggered in; the comparison will
+                    // name what is missing.
+                    return Ok(Choice::Order((0..triggers.len()).collect()));
+                }
+                for i in taken {
+                    self.consumed[i] = true;
+                }
+                Ok(Choice::Order(order))
             }
             Decision::ChooseCard { player, .. } => {
                 let who = name(*player);
@@ -264,27 +296,23 @@ pub fn compare(
             );
         }
     }
-    if missing.values().all(|n| *n == 0) {
-        let order = |o: &Outcome| -> Vec<(usize, String)> {
+    if missing.values().all(|n| *n == 0) && want.events != got.events {
+        // Same events, different order: the relative order of searches (APNAP, 701.23i) or of
+        // triggered abilities going on the stack (603.3b) differs.
+        let sequence = |o: &Outcome, searched: bool| -> Vec<String> {
             o.events
                 .iter()
-                .filter_map(|e| match &e.event {
-                    Event::Searched { player, .. } => Some((e.step, player.clone())),
-                    _ => None,
-                })
+                .filter(|e| matches!(e.event, Event::Searched { .. }) == searched && is_ordered_event(&e.event))
+                .map(|e| format!("[{}] {}", e.step, show_short(&e.event)))
                 .collect()
         };
-        let searched_in_order: Vec<_> = observed
-            .events
-            .iter()
-            .filter(|e| matches!(e.event, Event::Searched { .. }))
-            .map(|e| (e.step, searcher(e)))
-            .collect();
-        if order(want) != searched_in_order {
-            push(
-                "701.23i",
-                format!("searches happened in the order {searched_in_order:?}; APNAP order is {:?}", order(want)),
-            );
+        for (searched, clause, what) in
+            [(true, "701.23i", "searches (APNAP order)"), (false, "603.3b", "triggered abilities put on the stack")]
+        {
+            let (w, g) = (sequence(want, searched), sequence(&got, searched));
+            if w != g {
+                push(clause, format!("{what} happened in the order {g:?}; the rules give {w:?}"));
+            }
         }
     }
 
@@ -316,10 +344,11 @@ pub fn compare(
     diffs
 }
 
-fn searcher(e: &LoggedEvent) -> String {
-    match &e.event {
-        Event::Searched { player, .. } => player.clone(),
-        _ => String::new(),
+fn show_short(e: &Event) -> String {
+    match e {
+        Event::Searched { player, .. } => format!("{player} searched"),
+        Event::Triggered { source, controller, on } => format!("{controller}'s {source} ({on})"),
+        other => other.kind().to_string(),
     }
 }
 

@@ -58,7 +58,8 @@ pub enum Event {
         /// Whose library.
         library: String,
     },
-    /// A triggered ability triggered (CR 603.2).
+    /// A triggered ability triggered (CR 603.2) and was put on the stack; within a step these
+    /// events are in the order the abilities went on the stack (603.3b).
     Triggered {
         /// The ability's source.
         source: String,
@@ -233,20 +234,29 @@ pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
 }
 
 /// Canonical order of a log: by step; within a step, `searched` events keep their relative order
-/// (it is the APNAP order of the searchers' decisions, 701.23i) and come first, every other event
-/// is sorted. Engines are not required to agree on how they order the simultaneous parts of one
-/// resolution.
+/// (the APNAP order of the searchers' decisions, 701.23i), then `triggered` events keep theirs
+/// (the order the abilities went on the stack, 603.3b), then every other event, sorted. Engines
+/// are not required to agree on how they order the simultaneous parts of one resolution.
 pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
-    let mut keyed: Vec<(usize, u8, usize, &LoggedEvent)> = events
+    let mut keyed: Vec<(usize, u8, usize, LoggedEvent)> = events
         .iter()
         .enumerate()
-        .map(|(i, e)| match e.event {
-            Event::Searched { .. } => (e.step, 0, i, e),
-            _ => (e.step, 1, 0, e),
+        .map(|(i, e)| {
+            let normal = LoggedEvent { step: e.step, event: e.event.normalized() };
+            match e.event {
+                Event::Searched { .. } => (e.step, 0, i, normal),
+                Event::Triggered { .. } => (e.step, 1, i, normal),
+                _ => (e.step, 2, 0, normal),
+            }
         })
         .collect();
-    keyed.sort_by(|a, b| (a.0, a.1, a.2, a.3).cmp(&(b.0, b.1, b.2, b.3)));
-    keyed.into_iter().map(|k| LoggedEvent { step: k.3.step, event: k.3.event.normalized() }).collect()
+    keyed.sort();
+    keyed.into_iter().map(|k| k.3).collect()
+}
+
+/// Whether the relative order of events of this kind within a step is part of an outcome.
+pub fn is_ordered_event(event: &Event) -> bool {
+    matches!(event, Event::Searched { .. } | Event::Triggered { .. })
 }
 
 /// Zones whose order is part of an outcome: libraries and the stack (400.5). Graveyards are

@@ -96,10 +96,21 @@ fn whose_ok(whose: WhoseLibrary, actor: PlayerId, owner: PlayerId) -> bool {
 }
 
 /// 603.3b: pending triggers go on the stack in APNAP order — the active player's first, so they
-/// end up lowest. Within one player's triggers the order would be that player's choice; the
-/// oracle keeps the order they triggered in (a documented simplification: no bundled scenario
-/// has one player with two triggers whose order matters).
-pub fn stack_order(mut pending: Vec<PendingTrigger>) -> Vec<PendingTrigger> {
-    pending.sort_by_key(|t| t.controller);
-    pending
+/// end up lowest; each player puts their own in an order of their choice. Returns each player's
+/// triggers, in APNAP order of the players and in the order they triggered within a player.
+pub fn apnap_groups(pending: Vec<PendingTrigger>, players: usize) -> Vec<(PlayerId, Vec<PendingTrigger>)> {
+    let mut groups: Vec<(PlayerId, Vec<PendingTrigger>)> = (0..players).map(|p| (p, Vec::new())).collect();
+    for t in pending {
+        if let Some(g) = groups.get_mut(t.controller) {
+            g.1.push(t);
+        }
+    }
+    groups.retain(|g| !g.1.is_empty());
+    groups
+}
+
+/// True if `order` puts each of `n` triggers on the stack exactly once (603.3b).
+pub fn is_stack_order(order: &[usize], n: usize) -> bool {
+    let mut seen = vec![false; n];
+    order.len() == n && order.iter().all(|&i| i < n && !std::mem::replace(&mut seen[i], true))
 }

@@ -316,7 +316,7 @@ pub struct Expectations {
 pub enum Assertion {
     /// The card is in the zone (`exile`, `Bob.library`, …).
     Zone {
-        /// Card id.
+        /// Card id, or `ability:<card id>` for an ability of that card on the stack.
         card: String,
         /// Zone name.
         zone: String,

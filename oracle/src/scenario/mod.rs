@@ -547,7 +547,8 @@ impl<'a> Builder<'a> {
     fn check_assertion(&self, a: &Assertion, path: &str) -> Result<(), BuildError> {
         match a {
             Assertion::Zone { card, zone } => {
-                self.card(card, &format!("{path}.zone.card"))?;
+                // `ability:<id>` names a triggered or activated ability of that card on the stack.
+                self.card(card.strip_prefix("ability:").unwrap_or(card), &format!("{path}.zone.card"))?;
                 self.zone(zone, &format!("{path}.zone.zone"))?;
             }
             Assertion::Count { zone, name, .. } => {

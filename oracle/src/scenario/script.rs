@@ -59,7 +59,7 @@ fn kind_of(d: &Decision) -> Option<ScriptKind> {
         Decision::Find { .. } => Some(ScriptKind::Search),
         Decision::ChooseCard { .. } => Some(ScriptKind::Choose),
         Decision::Sacrifice { .. } => Some(ScriptKind::Sacrifice),
-        Decision::Random { .. } => None,
+        Decision::Random { .. } | Decision::OrderTriggers { .. } => None,
     }
 }
 

@@ -18,7 +18,7 @@ use crate::rules::apnap::bit;
 use crate::rules::characteristics::matches;
 use crate::rules::search::PartPlan;
 use crate::rules::shuffle::library_segments;
-use crate::rules::triggers::{Happening, PendingTrigger, stack_order, triggered_by};
+use crate::rules::triggers::{Happening, PendingTrigger, apnap_groups, is_stack_order, triggered_by};
 use crate::rules::zones::{Position, move_object};
 
 /// A target as chosen when a spell is cast.
@@ -102,6 +102,14 @@ pub enum Decision {
         /// The options.
         options: Vec<ObjId>,
     },
+    /// The order in which a player puts their simultaneous triggered abilities on the stack
+    /// (603.3b): the answer lists indexes into `triggers`, first = lowest on the stack.
+    OrderTriggers {
+        /// Whose triggers.
+        player: PlayerId,
+        /// Each trigger's source and event.
+        triggers: Vec<(ObjId, &'static str)>,
+    },
     /// Chance: which `count` cards of `from` are where a shuffled library's order put them
     /// (the top card drawn, the top N searched). Not a player's choice.
     Random {
@@ -123,7 +131,8 @@ impl Decision {
             Decision::May { player, .. }
             | Decision::ChooseCard { player, .. }
             | Decision::Sacrifice { player, .. }
-            | Decision::Random { player, .. } => *player,
+            | Decision::Random { player, .. }
+            | Decision::OrderTriggers { player, .. } => *player,
             Decision::Find { searcher, .. } => *searcher,
         }
     }
@@ -138,6 +147,8 @@ pub enum Choice {
     Cards(Vec<ObjId>),
     /// Found cards per merged search instruction.
     Parts(Vec<Vec<ObjId>>),
+    /// An order, as indexes, for [`Decision::OrderTriggers`].
+    Order(Vec<usize>),
 }
 
 /// Why a simulation stopped.
@@ -304,26 +315,46 @@ impl<'d> Sim<'d> {
     }
 
     fn trigger(&mut self, happening: Happening, died_controller: Option<PlayerId>) {
-        for t in triggered_by(&self.game, happening, died_controller) {
-            let source = self.id(t.source);
-            let controller = self.pname(t.controller);
-            self.emit(Event::Triggered { source, controller, on: t.on.to_string() }, "603.2");
-            self.pending.push(t);
-        }
+        self.pending.extend(triggered_by(&self.game, happening, died_controller));
     }
 
-    /// 603.3b: triggered abilities go on the stack the next time a player would receive priority.
-    fn flush_triggers(&mut self) {
+    /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
+    /// in APNAP order, each player ordering their own. A `triggered` event is logged as each goes
+    /// on the stack, so the log shows the order.
+    fn flush_triggers(&mut self) -> Result<(), SimError> {
         self.trigger_entered();
         let pending = std::mem::take(&mut self.pending);
-        for t in stack_order(pending) {
-            self.stack.push(StackItem::Ability {
-                source: t.source,
-                controller: t.controller,
-                effect: t.effect,
-                triggering_player: t.triggering_player,
-            });
+        for (player, group) in apnap_groups(pending, self.game.players.len()) {
+            let order: Vec<usize> = if group.len() < 2 {
+                (0..group.len()).collect()
+            } else {
+                let triggers = group.iter().map(|t| (t.source, t.on)).collect();
+                match self.decide(&Decision::OrderTriggers { player, triggers })? {
+                    Choice::Order(o) if is_stack_order(&o, group.len()) => o,
+                    other => {
+                        return Err(self.illegal(
+                            Violation::new(
+                                "603.3b",
+                                format!("{other:?} doesn't put each of {} triggers on the stack once", group.len()),
+                            ),
+                            Vec::new(),
+                        ));
+                    }
+                }
+            };
+            for i in order {
+                let t = group[i].clone();
+                let (source, controller) = (self.id(t.source), self.pname(t.controller));
+                self.emit(Event::Triggered { source, controller, on: t.on.to_string() }, "603.3b");
+                self.stack.push(StackItem::Ability {
+                    source: t.source,
+                    controller: t.controller,
+                    effect: t.effect,
+                    triggering_player: t.triggering_player,
+                });
+            }
         }
+        Ok(())
     }
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
@@ -358,8 +389,7 @@ impl<'d> Sim<'d> {
             }
             Action::Exile(obj) => self.move_card(*obj, ZoneRef::Exile, Position::Top, 0, "701.13a"),
         }
-        self.flush_triggers();
-        Ok(())
+        self.flush_triggers()
     }
 
     /// 121.1: the top card goes to the hand. After a shuffle, which card is on top is chance.
@@ -564,8 +594,7 @@ impl<'d> Sim<'d> {
                 }
             }
         }
-        self.flush_triggers();
-        Ok(())
+        self.flush_triggers()
     }
 
     /// The outcome so far, in canonical form.
