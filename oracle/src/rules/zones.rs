@@ -1,13 +1,36 @@
 //! CR 400: zones — public and hidden zones, owners' zones, and new objects on zone changes.
 
+use crate::cards::def::CardType;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
+use crate::rules::characteristics::Chars;
 
 /// 400.2: graveyard, battlefield, stack, exile and command are public; library and hand are
 /// hidden even when every card in them has been revealed. Cards outside the game (400.11) are
 /// not in a zone; they are treated as hidden from everyone but their owner.
 pub fn is_public(zone: ZoneRef) -> bool {
     matches!(zone, ZoneRef::Graveyard(_) | ZoneRef::Battlefield | ZoneRef::Stack | ZoneRef::Exile | ZoneRef::Command)
+}
+
+/// 400.4a: an instant or sorcery card can't enter the battlefield; it stays where it was.
+pub fn can_enter_battlefield(chars: &Chars) -> bool {
+    !chars.types.contains(&CardType::Instant) && !chars.types.contains(&CardType::Sorcery)
+}
+
+/// 110.4: the card types of permanents; a spell of one of them resolves onto the battlefield
+/// (608.3) instead of going to its owner's graveyard.
+pub fn is_permanent_type(types: &[CardType]) -> bool {
+    types.iter().any(|t| {
+        matches!(
+            t,
+            CardType::Artifact
+                | CardType::Creature
+                | CardType::Enchantment
+                | CardType::Land
+                | CardType::Planeswalker
+                | CardType::Battle
+        )
+    })
 }
 
 /// 400.3: a card bound for a library, hand or graveyard goes to its owner's.

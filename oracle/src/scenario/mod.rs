@@ -10,12 +10,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::cards::def::{CardDef, CardType};
+use crate::cards::def::CardDef;
 use crate::cards::{CardPool, closest};
 use crate::model::{Game, LibraryShape, Obj, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
 use crate::rules::characteristics::{card_chars, face_down_chars};
-use crate::rules::zones::default_knowledge;
+use crate::rules::zones::{can_enter_battlefield, default_knowledge};
 use crate::sim::{Action, TargetChoice};
 use format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
 use locate::{YamlIndex, parse_path};
@@ -335,9 +335,7 @@ impl<'a> Builder<'a> {
                 format!("unknown card `{}`{hint}; define a hypothetical card under `cards:`", c.card),
             )
         })?;
-        let chars_now = card_chars(&def);
-        let nonpermanent = [CardType::Instant, CardType::Sorcery].iter().any(|t| chars_now.types.contains(t));
-        if zone == ZoneRef::Battlefield && nonpermanent && !c.face_down {
+        if zone == ZoneRef::Battlefield && !c.face_down && !can_enter_battlefield(&card_chars(&def)) {
             return Err((
                 format!("{path}.card"),
                 format!("`{}` is an instant or sorcery card, which can't be on the battlefield (400.4a)", c.card),

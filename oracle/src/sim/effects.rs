@@ -13,7 +13,7 @@ use crate::rules::characteristics::matches;
 use crate::rules::search::{PartPlan, check_found, library_cap, plan_part};
 use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
-use crate::rules::zones::Position;
+use crate::rules::zones::{Position, can_enter_battlefield};
 
 /// Last known information about the first target (608.2h), taken as the spell starts resolving.
 #[derive(Debug, Clone)]
@@ -341,7 +341,7 @@ impl Sim<'_> {
                         }
                         Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
                         // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
-                        Destination::Battlefield if is_instant_or_sorcery(&self.game, o) => {}
+                        Destination::Battlefield if !can_enter_battlefield(&self.game.obj(o).chars) => {}
                         Destination::Battlefield => {
                             self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
                             self.game.objs[o].controller = *searcher;
@@ -470,12 +470,6 @@ pub(super) fn search_zone(z: SearchZone, searcher: PlayerId, whose: PlayerId) ->
         SearchZone::Library => ZoneRef::Library(whose),
         SearchZone::Outside => ZoneRef::Outside(searcher),
     }
-}
-
-fn is_instant_or_sorcery(game: &Game, o: ObjId) -> bool {
-    use crate::cards::def::CardType;
-    let types = &game.obj(o).chars.types;
-    types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery)
 }
 
 fn mergeable(prev: &SearchSpec, next: &SearchSpec) -> bool {

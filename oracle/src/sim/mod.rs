@@ -19,7 +19,7 @@ use crate::rules::characteristics::matches;
 use crate::rules::search::PartPlan;
 use crate::rules::shuffle::library_segments;
 use crate::rules::triggers::{Happening, PendingTrigger, apnap_groups, is_stack_order, triggered_by};
-use crate::rules::zones::{Position, move_object};
+use crate::rules::zones::{Position, is_permanent_type, move_object};
 
 /// A target as chosen when a spell is cast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -645,15 +645,5 @@ impl<'d> Sim<'d> {
 }
 
 fn is_permanent(face: &crate::cards::def::CardDef) -> bool {
-    face.types.iter().any(|t| {
-        matches!(
-            t,
-            CardType::Artifact
-                | CardType::Creature
-                | CardType::Enchantment
-                | CardType::Land
-                | CardType::Planeswalker
-                | CardType::Battle
-        )
-    })
+    is_permanent_type(&face.types)
 }
