@@ -61,7 +61,9 @@ fn check_agreement(p: &GenParams, seed: u64) -> Result<usize, TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("generator made an invalid scenario: {e}")))?;
     let x = match explore(&loaded.setup, 400) {
         Ok(x) => x,
-        Err(SimError::TooLarge(_)) => return Ok(0),
+        // Too many outcomes to enumerate, or a palette card whose unmodelled enters ability would
+        // act (Snapcaster Mage, Hallowed Fountain put onto the battlefield): nothing to compare.
+        Err(SimError::TooLarge(_) | SimError::Unsupported { .. }) => return Ok(0),
         Err(e) => return Err(TestCaseError::fail(format!("explore failed: {e:?}"))),
     };
     prop_assert!(!x.outcomes.is_empty());

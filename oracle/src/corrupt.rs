@@ -72,6 +72,14 @@ pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
             }
         }
     }
+    // List one card in a second zone as well.
+    for (zone, cards) in &o.zones {
+        if let (Some(card), Some(other)) = (cards.first(), zones.iter().find(|z| *z != zone)) {
+            let mut c = o.clone();
+            c.zones.entry(other.clone()).or_default().push(card.clone());
+            out.push((format!("list {card} in {other} too"), c));
+        }
+    }
     // Swap the top two cards of a library.
     for (zone, cards) in &o.zones {
         if zone.ends_with(".library") && cards.len() >= 2 {

@@ -31,8 +31,12 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
         Assertion::Shuffled { player } => {
             let zone = format!("{player}.library");
             let len = o.zones.get(&zone).map_or(0, Vec::len);
+            // Shuffled at some point, and some positions are still random (an empty or one-card
+            // library counts once it has been shuffled, 701.24e).
             let fixed = outcome.fixed.get(&zone).cloned().unwrap_or_default();
-            fixed.top() + fixed.bottom < len || (len == 0 && fixed.top() == 0)
+            let was_shuffled =
+                o.events.iter().any(|e| matches!(&e.event, Event::Shuffled { library } if library == player));
+            was_shuffled && (fixed.top() + fixed.bottom < len || len <= 1)
         }
         Assertion::Known { card, to } => {
             let mut want = to.clone();

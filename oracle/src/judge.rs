@@ -4,8 +4,8 @@
 //! event log (every event that records a choice carries it: `searched` has `found`, `chose` has
 //! `card`…), with each answer checked by the same rules code the enumerator uses. If an answer
 //! breaks a rule, that is the verdict; otherwise the replayed outcome is compared with the
-//! observed one and every difference is reported with the clause that fixes it. Work is linear
-//! in the number of cards and events (plus sorting the random part of each library).
+//! observed one and every difference is reported with the clause that fixes it. Work is one
+//! replay plus sorting the random part of each library: O(n log n) in cards and events.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -55,6 +55,8 @@ struct Observed<'a> {
     events: &'a [LoggedEvent],
     consumed: Vec<bool>,
     ids: &'a BTreeMap<String, ObjId>,
+    /// A `searched` event claimed by a "may search" answered yes, kept for the search itself.
+    reserved: BTreeMap<usize, usize>,
 }
 
 impl Observed<'_> {
@@ -78,29 +80,74 @@ impl Observed<'_> {
     }
 }
 
+impl Observed<'_> {
+    /// A "may search" is answered yes when the next unclaimed `searched` event of the step is
+    /// this player's, and that event is claimed for the search. Searches are logged in the order
+    /// they happen — within one resolution in APNAP order (701.23i), and earlier players' "yes"
+    /// have already claimed theirs — so when the next one belongs to someone else, this player
+    /// declined.
+    fn reserve_search(&mut self, game: &Game, step: usize, player: usize) -> bool {
+        let who = game.players[player].name.clone();
+        match self.find(step, |e| matches!(e, Event::Searched { .. })) {
+            Some(i) if matches!(&self.events[i].event, Event::Searched { player, .. } if *player == who) => {
+                self.consumed[i] = true;
+                self.reserved.insert(player, i);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The `searched` event of a search by `player`: the one its "may" claimed, else the next.
+    fn searched_by(&mut self, step: usize, player: usize, who: &str) -> Option<Event> {
+        match self.reserved.remove(&player) {
+            Some(i) => Some(self.events[i].event.clone()),
+            None => self.take(step, |e| matches!(e, Event::Searched { player, .. } if player == who)).cloned(),
+        }
+    }
+}
+
 impl Decider for Observed<'_> {
+    fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, choice: &Choice) {
+        let who = game.players[decision.player()].name.clone();
+        match (decision, choice) {
+            (Decision::May { player, about: "search", .. }, Choice::Bool(true)) => {
+                self.reserve_search(game, step, *player);
+            }
+            (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
+                let id = game.obj(*c).id.clone();
+                self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
+            }
+            (Decision::Find { searcher, .. }, _) => {
+                self.searched_by(step, *searcher, &who);
+            }
+            (Decision::ChooseCard { .. }, _) => {
+                self.take(step, |e| matches!(e, Event::Chose { player, .. } if *player == who));
+            }
+            (Decision::Sacrifice { .. }, _) => {
+                self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who));
+            }
+            _ => {}
+        }
+    }
+
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
         let names = game.names();
         let name = |p: usize| names[p].clone();
         match decision {
-            Decision::May { player, about: "search", .. } => {
-                let who = name(*player);
-                Ok(Choice::Bool(
-                    self.find(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).is_some(),
-                ))
-            }
+            // Each "yes" claims the log entry it corresponds to, so a second "may" in the same step
+            // needs a second entry.
+            Decision::May { player, about: "search", .. } => Ok(Choice::Bool(self.reserve_search(game, step, *player))),
             Decision::May { card, .. } => {
                 let id = card.map(|c| game.obj(c).id.clone());
                 Ok(Choice::Bool(
-                    self.find(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref()))
+                    self.take(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref()))
                         .is_some(),
                 ))
             }
             Decision::Find { searcher, parts, cap, looked_at } => {
                 let who = name(*searcher);
-                let Some(Event::Searched { found, .. }) =
-                    self.take(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)).cloned()
-                else {
+                let Some(Event::Searched { found, .. }) = self.searched_by(step, *searcher, &who) else {
                     let (clause, why) = if cap.is_some() {
                         ("701.23f", " (a search limited to the top cards of a library is still a search)")
                     } else if parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined) {
@@ -128,10 +175,14 @@ impl Decider for Observed<'_> {
                     if self.consumed[i] || e.step != step {
                         continue;
                     }
-                    if let Event::Triggered { source, controller, on } = &e.event
+                    if let Event::Triggered { source, controller, on, player } = &e.event
                         && *controller == who
                         && let Some(k) = (0..triggers.len()).find(|&k| {
-                            !used[k] && game.obj(triggers[k].0).id == *source && triggers[k].1 == on.as_str()
+                            let (src, event, by) = triggers[k];
+                            !used[k]
+                                && game.obj(src).id == *source
+                                && event == on.as_str()
+                                && by.map(|p| names[p].as_str()) == player.as_deref()
                         })
                     {
                         used[k] = true;
@@ -183,16 +234,25 @@ impl Decider for Observed<'_> {
                     {
                         picked.push(self.obj(&card, step)?);
                     }
-                } else if let Some(i) =
-                    self.find(step, |e| matches!(e, Event::Searched { zones, .. } if zones.contains(&library)))
-                    && let Event::Searched { found, .. } = &self.events[i].event
-                {
-                    // The window must contain what the search found there; the rest is arbitrary.
-                    for id in found {
-                        if from_ids.contains(id.as_str())
-                            && let Some(&o) = self.ids.get(id)
+                } else {
+                    // The window holds whatever this step's searches of the library found there
+                    // (several simultaneous searchers share one window); the rest is arbitrary.
+                    let reserved: BTreeSet<usize> = self.reserved.values().copied().collect();
+                    for (i, e) in self.events.iter().enumerate() {
+                        if e.step != step || (self.consumed[i] && !reserved.contains(&i)) {
+                            continue;
+                        }
+                        if let Event::Searched { zones, found, .. } = &e.event
+                            && zones.contains(&library)
                         {
-                            picked.push(o);
+                            for id in found {
+                                if from_ids.contains(id.as_str())
+                                    && let Some(&o) = self.ids.get(id)
+                                    && !picked.contains(&o)
+                                {
+                                    picked.push(o);
+                                }
+                            }
                         }
                     }
                 }
@@ -213,7 +273,12 @@ impl Decider for Observed<'_> {
 
 /// Judges `observed` against the legal outcomes of `setup`.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
-    let reader = Observed { events: &observed.events, consumed: vec![false; observed.events.len()], ids: &setup.ids };
+    let reader = Observed {
+        events: &observed.events,
+        consumed: vec![false; observed.events.len()],
+        ids: &setup.ids,
+        reserved: BTreeMap::new(),
+    };
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
@@ -347,7 +412,7 @@ pub fn compare(
 fn show_short(e: &Event) -> String {
     match e {
         Event::Searched { player, .. } => format!("{player} searched"),
-        Event::Triggered { source, controller, on } => format!("{controller}'s {source} ({on})"),
+        Event::Triggered { source, controller, on, .. } => format!("{controller}'s {source} ({on})"),
         other => other.kind().to_string(),
     }
 }
@@ -366,6 +431,19 @@ fn zone_differences(
 ) {
     fn locate(o: &Outcome) -> HashMap<&str, &str> {
         o.zones.iter().flat_map(|(z, cards)| cards.iter().map(move |c| (c.as_str(), z.as_str()))).collect()
+    }
+    // An object is in one zone at a time, once (400.1): a card the outcome lists twice is wrong
+    // however the rest compares. Abilities on the stack may repeat.
+    let mut listed: HashMap<&str, usize> = HashMap::new();
+    for cards in got.zones.values() {
+        for c in cards.iter().filter(|c| !c.starts_with("ability:")) {
+            *listed.entry(c.as_str()).or_default() += 1;
+        }
+    }
+    let mut twice: Vec<(&str, usize)> = listed.into_iter().filter(|(_, n)| *n > 1).collect();
+    twice.sort_unstable();
+    for (card, n) in twice {
+        push("400.1", format!("{card} is listed {n} times; an object is in one zone, once"));
     }
     let (want_at, got_at) = (locate(want), locate(got));
     let all_cards: BTreeSet<&str> = want_at.keys().chain(got_at.keys()).copied().collect();
@@ -405,10 +483,9 @@ fn zone_differences(
             }
         }
     }
-    if let (Some(w), Some(g)) = (want.zones.get("stack"), got.zones.get("stack"))
-        && w != g
-        && w.len() == g.len()
-    {
-        push("405.2", format!("the stack is in the wrong order: expected {w:?}, observed {g:?}"));
+    let (w, g) = (want.zones.get("stack"), got.zones.get("stack"));
+    if w != g {
+        let show = |z: Option<&Vec<String>>| z.cloned().unwrap_or_default();
+        push("405.2", format!("the stack should be {:?} (top first) but is {:?}", show(w), show(g)));
     }
 }

@@ -3,7 +3,7 @@
 //! A rules-conformance test oracle for searching zones in Magic: The Gathering (Comprehensive
 //! Rules 701.23) and the actions around it. For a scenario it knows the *set* of legal outcomes:
 //! [`explore`] enumerates it for small states, and [`judge`] decides whether one observed outcome
-//! belongs to it without enumerating, in time linear in the number of cards.
+//! belongs to it without enumerating, by replaying the scenario once.
 
 #![warn(missing_docs)]
 

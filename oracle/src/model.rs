@@ -103,6 +103,8 @@ pub struct Obj {
     pub owner: PlayerId,
     /// Controller while on the battlefield or stack.
     pub controller: PlayerId,
+    /// Its controller when it was last on the battlefield, for last known information (608.2h).
+    pub last_controller: PlayerId,
     /// Where it is.
     pub zone: ZoneRef,
     /// Increments each time it becomes a new object (CR 400.7).

@@ -67,6 +67,9 @@ pub enum Event {
         controller: String,
         /// What it triggered on: `dies`, `another_creature_dies`, `enters`, `searched_library`, `shuffled_library`.
         on: String,
+        /// The player whose action triggered it ("that player"), for search and shuffle triggers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        player: Option<String>,
     },
     /// A card changed zones (CR 400.7: it is a new object afterwards).
     Moved {

@@ -119,9 +119,26 @@ pub struct CardDef {
     #[serde(default)]
     pub dredge: Option<u32>,
     /// Abilities of the Oracle text that the instruction language doesn't express yet, in words.
-    /// A scenario that needs one of them is rejected rather than run with a wrong reading.
+    /// Casting the card is refused rather than run with a wrong reading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unmodelled: Option<String>,
+    /// When the unmodelled abilities would act, so a scenario reaching that point is refused too.
+    /// Empty: they never act in a scenario (mana abilities, draw-step or combat triggers — the
+    /// oracle has no mana, turn steps or combat), so the card may sit on the battlefield.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmodelled_acts: Vec<UnmodelledWhen>,
+}
+
+/// Where an unmodelled ability would act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum UnmodelledWhen {
+    /// While the card is on the battlefield (static abilities such as "players can't search").
+    OnBattlefield,
+    /// When it enters the battlefield (enters triggers and replacements).
+    Enters,
+    /// When it leaves the battlefield or dies (dies triggers, graveyard replacements).
+    LeavesBattlefield,
 }
 
 /// The resolving part of an instant or sorcery: its targets and its instructions in order.

@@ -26,11 +26,14 @@ pub struct Chars {
 }
 
 /// Mana value of a mana cost (202.3): each generic number counts its value, every other symbol
-/// (coloured, hybrid, Phyrexian, colourless) counts one, X counts zero (202.3e, off the stack).
+/// (coloured, hybrid, Phyrexian, colourless) counts one, a monocoloured hybrid symbol such as
+/// {2/W} counts its larger part (202.3f), X counts zero (202.3e, off the stack). Saturates rather
+/// than overflowing on absurd inline costs.
 pub fn mana_value(cost: &str) -> u32 {
     symbols(cost)
         .map(|sym| {
-            if let Ok(n) = sym.parse::<u32>() {
+            let first = sym.split('/').next().unwrap_or(sym);
+            if let Ok(n) = first.parse::<u32>() {
                 n
             } else if sym.eq_ignore_ascii_case("x") || sym.eq_ignore_ascii_case("y") {
                 0
@@ -38,7 +41,7 @@ pub fn mana_value(cost: &str) -> u32 {
                 1
             }
         })
-        .sum()
+        .fold(0u32, u32::saturating_add)
 }
 
 /// Colours of a mana cost (202.2): every coloured mana symbol, hybrid symbols giving both.
@@ -102,7 +105,7 @@ pub fn card_chars(def: &CardDef) -> Chars {
     for half in &def.split {
         let c = face_chars(half);
         combined.names.extend(c.names);
-        combined.mana_value += c.mana_value;
+        combined.mana_value = combined.mana_value.saturating_add(c.mana_value);
         combined.colors.extend(c.colors);
         combined.types.extend(c.types);
         combined.subtypes.extend(c.subtypes);
@@ -158,6 +161,8 @@ mod tests {
         assert_eq!(mana_value("{1}{B/G}"), 2);
         assert_eq!(mana_value("{4}{G/W}{G/W}"), 6);
         assert_eq!(mana_value("{X}{R}"), 1);
+        assert_eq!(mana_value("{2/W}{2/W}"), 4, "202.3f");
+        assert_eq!(mana_value("{4294967295}{1}"), u32::MAX, "saturates");
         assert_eq!(mana_value(""), 0);
     }
 

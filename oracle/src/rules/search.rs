@@ -57,7 +57,9 @@ pub fn library_cap(game: &Game, searcher: PlayerId) -> Option<u32> {
         .iter()
         .flat_map(|&obj| {
             let o = game.obj(obj);
-            o.def.faces().into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
+            // A face-down permanent has no abilities (708.2).
+            let faces = if o.face_down { Vec::new() } else { o.def.faces() };
+            faces.into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
                 Replacement::SearchTopOfLibrary { count, applies_to } => {
                     relation_holds(*applies_to, o.controller, searcher).then_some(*count)
                 }
@@ -114,11 +116,12 @@ pub fn plan_part(
         Quality::Undefined => 0,
     };
     let all = spec.count == Count::All;
-    let min = spec.count.asked_min().min(forced_pool);
     let mut max = spec.count.max().min(candidates.len());
     if spec.different_names {
         max = max.min(distinct_names(game, &candidates));
     }
+    // Never more than can be found (different names can leave fewer than the cards there).
+    let min = spec.count.asked_min().min(forced_pool).min(max);
     let outside_searched = spec.zones.contains(&crate::effects::SearchZone::Outside);
     PartPlan { candidates, public, min, max, all, different_names: spec.different_names, quality, outside_searched }
 }
@@ -186,7 +189,10 @@ pub fn check_found(
             format!("{} cards were found but at most {} could be", found.len(), plan.max),
         ));
     }
-    if plan.all
+    // 701.23b lets a searcher fail to find only in hidden zones: a matching card in a public
+    // zone may be left only when the search already found as many cards as it could.
+    if plan.quality == Quality::Stated
+        && found.len() < plan.max
         && let Some(&missed) = plan.public.iter().find(|o| !found_set.contains(o))
     {
         return Err(Violation::new(
@@ -300,7 +306,8 @@ pub fn assign_parts(
             _ => ambiguous.push((c, fits)),
         }
     }
-    let mut budget = 100_000usize;
+    // Bounded: a split is almost always forced; a huge ambiguous find falls back to first-fit.
+    let mut budget = 2_000usize;
     let mut trial = out.clone();
     if place(game, &ambiguous, 0, &mut trial, parts, looked_at, cap, &mut budget) {
         return trial;

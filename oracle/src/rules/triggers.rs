@@ -41,10 +41,20 @@ pub struct PendingTrigger {
     pub triggering_player: Option<PlayerId>,
 }
 
-/// The abilities `happening` triggers (603.2). Abilities of permanents on the battlefield watch
-/// searches and shuffles; a dying creature's own "when this dies" looks back in time (603.10a),
-/// so the caller passes `died_controller`, the controller it had on the battlefield.
-pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<PlayerId>) -> Vec<PendingTrigger> {
+/// How a creature that died was on the battlefield: its own "when this dies" looks back in time
+/// (603.10a), so it is judged as it was there.
+#[derive(Debug, Clone, Copy)]
+pub struct LastOnBattlefield {
+    /// Its controller there.
+    pub controller: PlayerId,
+    /// It was face down, so it had no abilities (708.2).
+    pub face_down: bool,
+}
+
+/// The abilities `happening` triggers (603.2). Abilities of face-up permanents on the battlefield
+/// watch searches, shuffles and other creatures dying; a face-down permanent has no abilities
+/// (708.2); a dying creature's own "when this dies" is judged by `died`, how it last was.
+pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattlefield>) -> Vec<PendingTrigger> {
     let mut out = Vec::new();
     let sources: Vec<ObjId> = match happening {
         // The dying creature's own ability looks back in time (603.10a); other permanents'
@@ -55,15 +65,20 @@ pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<P
     };
     for source in sources {
         let o = game.obj(source);
-        let controller = match happening {
-            Happening::Died(dead) if dead == source => died_controller.unwrap_or(o.controller),
-            _ => o.controller,
+        let (controller, face_down) = match (happening, died) {
+            (Happening::Died(dead), Some(last)) if dead == source => (last.controller, last.face_down),
+            _ => (o.controller, o.face_down),
         };
+        if face_down {
+            continue;
+        }
         for face in o.def.faces() {
             for t in &face.triggers {
                 let fired = match (&t.on, happening) {
                     (TriggerEvent::Dies, Happening::Died(dead)) if dead == source => Some(("dies", None)),
-                    (TriggerEvent::AnotherCreatureDies, Happening::Died(dead)) if dead != source => {
+                    (TriggerEvent::AnotherCreatureDies, Happening::Died(dead))
+                        if dead != source && died_as_creature(game, dead, died) =>
+                    {
                         Some(("another_creature_dies", None))
                     }
                     (TriggerEvent::Enters, Happening::Entered(_)) => Some(("enters", None)),
@@ -86,6 +101,12 @@ pub fn triggered_by(game: &Game, happening: Happening, died_controller: Option<P
         }
     }
     out
+}
+
+/// "Dies" is for creatures (700.4): judged as the object last was on the battlefield, where a
+/// face-down permanent is a creature (708.2a).
+fn died_as_creature(game: &Game, dead: ObjId, died: Option<LastOnBattlefield>) -> bool {
+    died.is_some_and(|d| d.face_down) || game.obj(dead).chars.types.contains(&crate::cards::def::CardType::Creature)
 }
 
 fn whose_ok(whose: WhoseLibrary, actor: PlayerId, owner: PlayerId) -> bool {

@@ -103,6 +103,9 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
     o.object_no += 1;
     o.known = knowledge;
     o.counters = 0;
+    if from == ZoneRef::Battlefield {
+        o.last_controller = o.controller;
+    }
     if to != ZoneRef::Battlefield && to != ZoneRef::Stack {
         o.controller = o.owner;
     }

@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::cards::def::CardDef;
+use crate::cards::def::{CardDef, UnmodelledWhen};
 use crate::cards::{CardPool, closest};
 use crate::model::{Game, LibraryShape, Obj, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
@@ -335,6 +335,13 @@ impl<'a> Builder<'a> {
                 format!("unknown card `{}`{hint}; define a hypothetical card under `cards:`", c.card),
             )
         })?;
+        if zone == ZoneRef::Battlefield && !c.face_down && def.unmodelled_acts.contains(&UnmodelledWhen::OnBattlefield)
+        {
+            return Err((
+                format!("{path}.card"),
+                format!("not modelled: `{}` on the battlefield: {}", c.card, def.unmodelled.as_deref().unwrap_or("")),
+            ));
+        }
         if zone == ZoneRef::Battlefield && !c.face_down && !can_enter_battlefield(&card_chars(&def)) {
             return Err((
                 format!("{path}.card"),
@@ -397,6 +404,7 @@ impl<'a> Builder<'a> {
             chars,
             owner,
             controller,
+            last_controller: controller,
             zone,
             object_no: 0,
             known,

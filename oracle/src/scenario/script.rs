@@ -74,13 +74,15 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                 self.used[i] = true;
                 self.last = Some(i);
                 let e = &self.entries[i];
-                return Ok(match (kind, decision) {
+                let choice = match (kind, decision) {
                     (ScriptKind::May, _) => Choice::Bool(e.accept),
                     (ScriptKind::Search, Decision::Find { parts, looked_at, cap, .. }) => {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
                     }
                     _ => Choice::Cards(e.cards.clone()),
-                });
+                };
+                self.inner.note_scripted(game, step, decision, &choice);
+                return Ok(choice);
             }
         }
         self.inner.decide(game, step, decision)

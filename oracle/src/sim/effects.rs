@@ -1,7 +1,7 @@
 //! Carrying out the instructions of a resolving spell or ability. Each instruction defers its
 //! rule decisions to the `rules` module of its CR section.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Choice, Decision, Sim, SimError, TargetChoice};
 use crate::effects::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
@@ -45,10 +45,13 @@ impl Ctx {
         Ctx { source, controller, targets, target_lki: None, chosen: None, chosen_names: None, triggering_player }
     }
 
+    /// Last known information about the first target (608.2h): if it has left the battlefield,
+    /// its controller is the one it had there.
     pub(super) fn capture_target(&mut self, game: &Game) {
         if let Some(TargetChoice::Obj(obj, _)) = self.targets.first() {
             let o = game.obj(*obj);
-            self.target_lki = Some(Lki { names: o.chars.names.clone(), controller: o.controller, owner: o.owner });
+            let controller = if o.zone == ZoneRef::Battlefield { o.controller } else { o.last_controller };
+            self.target_lki = Some(Lki { names: o.chars.names.clone(), controller, owner: o.owner });
         }
     }
 }
@@ -176,14 +179,18 @@ impl Sim<'_> {
             }
             Effect::Draw { player, count } => {
                 for p in self.players(ctx, *player)? {
-                    for _ in 0..*count {
+                    // Drawing from an empty library does nothing here, so more draws than cards
+                    // change nothing (and a huge count can't stall the run).
+                    let n = (*count as usize).min(self.game.zone(ZoneRef::Library(p)).len());
+                    for _ in 0..n {
                         self.draw(p)?;
                     }
                 }
             }
             Effect::LoseLife { player, amount } => {
                 for p in self.players(ctx, *player)? {
-                    self.game.players[p].life -= *amount as i32;
+                    let loss = i32::try_from(*amount).unwrap_or(i32::MAX);
+                    self.game.players[p].life = self.game.players[p].life.saturating_sub(loss);
                     let player = self.pname(p);
                     self.emit(Event::LostLife { player, amount: *amount }, "119.3");
                 }
@@ -204,10 +211,7 @@ impl Sim<'_> {
                     let card = self.one_of(&decision, &options, "a permanent they can sacrifice")?;
                     let (pn, id) = (self.pname(p), self.id(card));
                     self.emit(Event::Sacrificed { player: pn, card: id }, "701.21a");
-                    let owner = self.game.obj(card).owner;
-                    let controller = self.game.obj(card).controller;
-                    self.move_card(card, ZoneRef::Graveyard(owner), Position::Top, 0, "701.21a");
-                    self.trigger(Happening::Died(card), Some(controller));
+                    self.put_into_graveyard_from_battlefield(card, "701.21a");
                 }
             }
             Effect::AddCounters { count, optional } => {
@@ -221,7 +225,7 @@ impl Sim<'_> {
                         return Ok(());
                     }
                 }
-                self.game.objs[source].counters += count;
+                self.game.objs[source].counters = self.game.objs[source].counters.saturating_add(*count);
                 let card = self.id(source);
                 self.emit(Event::Counters { card, count: *count }, "122.1");
             }
@@ -277,18 +281,23 @@ impl Sim<'_> {
             .iter()
             .map(|s| s.filter.as_ref().and_then(|f| f.same_name_as).map(|r| self.referent_names(ctx, r)))
             .collect();
-        // 701.23i: everyone looks at the same time, then they decide in APNAP order.
+        // 701.23i: everyone looks at the same time — searchers limited to the top of the same
+        // library see the same top cards — then they decide in APNAP order, each knowing what
+        // the earlier ones found (101.4b), so a card is found once.
         let mut looks = Vec::new();
+        let mut windows = BTreeMap::new();
         for &searcher in &active {
             let whose = match head.whose {
                 Some(r) => self.players(ctx, r)?[0],
                 None => searcher,
             };
-            let (looked_at, cap) = self.look(searcher, whose, &head.zones)?;
+            let (looked_at, cap) = self.look(searcher, whose, &head.zones, &mut windows)?;
             looks.push((searcher, whose, looked_at, cap));
         }
         let mut results = Vec::new();
+        let mut taken: BTreeSet<ObjId> = BTreeSet::new();
         for (searcher, whose, looked_at, cap) in looks {
+            let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
             let parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
@@ -296,6 +305,7 @@ impl Sim<'_> {
                 .collect();
             let decision = Decision::Find { searcher, parts: parts.clone(), looked_at: looked_at.clone(), cap };
             let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
+            taken.extend(found.iter().flatten().copied());
             results.push((searcher, whose, looked_at, cap, found));
         }
         // The searches happen; each is one event, and "whenever … searches" abilities trigger even
@@ -388,6 +398,7 @@ impl Sim<'_> {
         searcher: PlayerId,
         whose: PlayerId,
         zones: &[SearchZone],
+        windows: &mut BTreeMap<(PlayerId, u32), Vec<ObjId>>,
     ) -> Result<(Vec<ObjId>, Option<u32>), SimError> {
         let mut looked = Vec::new();
         let mut cap = None;
@@ -398,7 +409,17 @@ impl Sim<'_> {
                     cap = library_cap(&self.game, searcher);
                     match cap {
                         None => looked.extend_from_slice(self.game.zone(zone)),
-                        Some(n) => looked.extend(self.library_window(whose, n as usize)?),
+                        Some(n) => {
+                            let window = match windows.get(&(whose, n)) {
+                                Some(w) => w.clone(),
+                                None => {
+                                    let w = self.library_window(whose, n as usize)?;
+                                    windows.insert((whose, n), w.clone());
+                                    w
+                                }
+                            };
+                            looked.extend(window);
+                        }
                     }
                 }
                 // 701.23j: outside the game, only cards the searcher owns.

@@ -2,14 +2,15 @@
 //! choice the rules leave open, and checking every answer against the rules before using it.
 //!
 //! The same simulator serves three callers: the explorer (a decider that walks every option),
-//! the judge (a decider that reads the choices off an observed outcome), and scripted runs. Since
-//! all three go through the same checks, the judge accepts exactly what the explorer enumerates.
+//! the judge (a decider that reads the choices off an observed outcome), and scripted runs. All
+//! three go through the same checks, which is what keeps the judge and the explorer in agreement;
+//! the property tests in `tests/agreement.rs` check that they do.
 
 mod effects;
 
 use std::collections::BTreeMap;
 
-use crate::cards::def::CardType;
+use crate::cards::def::{CardType, UnmodelledWhen};
 use crate::effects::{Effect, Target};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
@@ -18,7 +19,9 @@ use crate::rules::apnap::bit;
 use crate::rules::characteristics::matches;
 use crate::rules::search::PartPlan;
 use crate::rules::shuffle::library_segments;
-use crate::rules::triggers::{Happening, PendingTrigger, apnap_groups, is_stack_order, triggered_by};
+use crate::rules::triggers::{
+    Happening, LastOnBattlefield, PendingTrigger, apnap_groups, is_stack_order, triggered_by,
+};
 use crate::rules::zones::{Position, is_permanent_type, move_object};
 
 /// A target as chosen when a spell is cast.
@@ -107,8 +110,8 @@ pub enum Decision {
     OrderTriggers {
         /// Whose triggers.
         player: PlayerId,
-        /// Each trigger's source and event.
-        triggers: Vec<(ObjId, &'static str)>,
+        /// Each trigger's source, event, and triggering player.
+        triggers: Vec<(ObjId, &'static str, Option<PlayerId>)>,
     },
     /// Chance: which `count` cards of `from` are where a shuffled library's order put them
     /// (the top card drawn, the top N searched). Not a player's choice.
@@ -203,6 +206,10 @@ pub enum SimError {
 pub trait Decider {
     /// Answers `decision`, taken during `step` of a game now in state `game`.
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError>;
+
+    /// Told when a script answered `decision` instead, so a decider that reads answers from a
+    /// log can account for the log entry that answer corresponds to.
+    fn note_scripted(&mut self, _game: &Game, _step: usize, _decision: &Decision, _choice: &Choice) {}
 }
 
 /// Something on the stack.
@@ -234,6 +241,7 @@ pub struct Sim<'d> {
     pub last_move: BTreeMap<ObjId, MoveCause>,
     pending: Vec<PendingTrigger>,
     entered: Vec<ObjId>,
+    refused: Option<SimError>,
     step: usize,
     decider: &'d mut dyn Decider,
 }
@@ -249,6 +257,7 @@ impl<'d> Sim<'d> {
             last_move: BTreeMap::new(),
             pending: Vec::new(),
             entered: Vec::new(),
+            refused: None,
             step: 0,
             decider,
         }
@@ -303,6 +312,15 @@ impl<'d> Sim<'d> {
         if to == ZoneRef::Battlefield {
             self.entered.push(obj);
         }
+        // An unmodelled ability that would act at this move makes the run unsupported.
+        let def = &self.game.obj(obj).def;
+        let acts = |w: UnmodelledWhen| def.unmodelled_acts.contains(&w);
+        let hit = (to == ZoneRef::Battlefield && (acts(UnmodelledWhen::Enters) || acts(UnmodelledWhen::OnBattlefield)))
+            || (from == ZoneRef::Battlefield && acts(UnmodelledWhen::LeavesBattlefield));
+        if hit && self.refused.is_none() {
+            let why = def.unmodelled.clone().unwrap_or_default();
+            self.refused = Some(SimError::Unsupported { step: self.step, message: format!("{}: {why}", def.name) });
+        }
     }
 
     /// "When this enters" abilities trigger once the entering permanent has its controller.
@@ -314,21 +332,33 @@ impl<'d> Sim<'d> {
         }
     }
 
-    fn trigger(&mut self, happening: Happening, died_controller: Option<PlayerId>) {
-        self.pending.extend(triggered_by(&self.game, happening, died_controller));
+    fn trigger(&mut self, happening: Happening, died: Option<LastOnBattlefield>) {
+        self.pending.extend(triggered_by(&self.game, happening, died));
+    }
+
+    /// A permanent dies: it goes to its owner's graveyard, and dies triggers look back at it.
+    pub(crate) fn put_into_graveyard_from_battlefield(&mut self, obj: ObjId, clause: &'static str) {
+        let o = self.game.obj(obj);
+        let last = LastOnBattlefield { controller: o.controller, face_down: o.face_down };
+        let owner = o.owner;
+        self.move_card(obj, ZoneRef::Graveyard(owner), Position::Top, 0, clause);
+        self.trigger(Happening::Died(obj), Some(last));
     }
 
     /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
     /// in APNAP order, each player ordering their own. A `triggered` event is logged as each goes
     /// on the stack, so the log shows the order.
     fn flush_triggers(&mut self) -> Result<(), SimError> {
+        if let Some(e) = self.refused.take() {
+            return Err(e);
+        }
         self.trigger_entered();
         let pending = std::mem::take(&mut self.pending);
         for (player, group) in apnap_groups(pending, self.game.players.len()) {
             let order: Vec<usize> = if group.len() < 2 {
                 (0..group.len()).collect()
             } else {
-                let triggers = group.iter().map(|t| (t.source, t.on)).collect();
+                let triggers = group.iter().map(|t| (t.source, t.on, t.triggering_player)).collect();
                 match self.decide(&Decision::OrderTriggers { player, triggers })? {
                     Choice::Order(o) if is_stack_order(&o, group.len()) => o,
                     other => {
@@ -345,7 +375,8 @@ impl<'d> Sim<'d> {
             for i in order {
                 let t = group[i].clone();
                 let (source, controller) = (self.id(t.source), self.pname(t.controller));
-                self.emit(Event::Triggered { source, controller, on: t.on.to_string() }, "603.3b");
+                let player = t.triggering_player.map(|p| self.pname(p));
+                self.emit(Event::Triggered { source, controller, on: t.on.to_string(), player }, "603.3b");
                 self.stack.push(StackItem::Ability {
                     source: t.source,
                     controller: t.controller,
@@ -377,17 +408,20 @@ impl<'d> Sim<'d> {
                 if o.zone != ZoneRef::Battlefield || !o.chars.types.contains(&CardType::Creature) {
                     return Err(self.invalid(format!("{} is not a creature on the battlefield, so it can't die", o.id)));
                 }
-                let controller = o.controller;
-                let owner = o.owner;
-                self.move_card(*obj, ZoneRef::Graveyard(owner), Position::Top, 0, "700.4");
-                self.trigger(Happening::Died(*obj), Some(controller));
+                self.put_into_graveyard_from_battlefield(*obj, "700.4");
             }
             Action::Draw(player, count) => {
-                for _ in 0..*count {
+                // Draws past the last card do nothing here (704.5b is not modelled).
+                let n = (*count as usize).min(self.game.zone(ZoneRef::Library(*player)).len());
+                for _ in 0..n {
                     self.draw(*player)?;
                 }
             }
-            Action::Exile(obj) => self.move_card(*obj, ZoneRef::Exile, Position::Top, 0, "701.13a"),
+            Action::Exile(obj) => {
+                // A spell exiled from the stack is gone: it won't resolve.
+                self.stack.retain(|item| !matches!(item, StackItem::Spell { obj: o, .. } if o == obj));
+                self.move_card(*obj, ZoneRef::Exile, Position::Top, 0, "701.13a")
+            }
         }
         self.flush_triggers()
     }
@@ -481,6 +515,14 @@ impl<'d> Sim<'d> {
                 message: format!("{} has no spell ability written in the card pool", cast_face.name),
             });
         }
+        // Targets are the objects as they are now (400.7): remember their current object numbers.
+        let targets: Vec<TargetChoice> = targets
+            .iter()
+            .map(|t| match *t {
+                TargetChoice::Obj(o, _) => TargetChoice::Obj(o, self.game.obj(o).object_no),
+                other => other,
+            })
+            .collect();
         let wanted: &[Target] = cast_face.spell.as_ref().map_or(&[], |s| s.targets.as_slice());
         if wanted.len() != targets.len() {
             return Err(self.invalid(format!(
@@ -490,7 +532,7 @@ impl<'d> Sim<'d> {
                 targets.len()
             )));
         }
-        for (spec, t) in wanted.iter().zip(targets) {
+        for (spec, t) in wanted.iter().zip(&targets) {
             if !self.target_legal(spec, *t, player) {
                 let what = match t {
                     TargetChoice::Obj(o, _) => {
@@ -511,7 +553,7 @@ impl<'d> Sim<'d> {
         self.emit(Event::Cast { player: pname, card: id, face: face.map(|_| cast_face.name.clone()) }, "701.5a");
         self.move_card(card, ZoneRef::Stack, Position::Top, 0, "701.5a");
         self.game.objs[card].controller = player;
-        self.stack.push(StackItem::Spell { obj: card, face, targets: targets.to_vec(), controller: player });
+        self.stack.push(StackItem::Spell { obj: card, face, targets, controller: player });
         Ok(())
     }
 
