@@ -815,3 +815,15 @@ fn an_instant_on_the_battlefield_is_an_impossible_state() {
     assert_eq!((e.line, e.column), (15, 12), "{e}"); // at the card name
     assert!(e.message.contains("Lightning Bolt") && e.message.contains("400.4a"), "{e}");
 }
+
+#[test]
+fn a_permanent_whose_unmodelled_static_ability_would_act_is_refused() {
+    // Leonin Arbiter's "players can't search libraries" isn't modelled; with it on the
+    // battlefield every search would be misjudged, so the scenario is refused at its entry.
+    let e = load_err(&splinter_line(
+        14,
+        "  - {card: Howling Mine, id: mine-bf, owner: Bob}\n  - {card: Leonin Arbiter, owner: Bob}",
+    ));
+    assert_eq!((e.line, e.column), (15, 12), "{e}");
+    assert!(e.message.contains("not modelled") && e.message.contains("Leonin Arbiter"), "{e}");
+}
