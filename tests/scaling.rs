@@ -14,7 +14,7 @@ use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::{Event, Outcome};
 use mtg_oracle::scenario::{Setup, load_scenario};
 use mtg_oracle::sim::SimError;
-use mtg_oracle_tests::pool;
+use mtg_oracle_tests::{found_mut, pool};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 const SEED: u64 = 0x5ca1_ab1e;
@@ -46,16 +46,6 @@ fn build(size: usize) -> Fixture {
 fn fixtures() -> &'static [Fixture] {
     static FIXTURES: OnceLock<Vec<Fixture>> = OnceLock::new();
     FIXTURES.get_or_init(|| SIZES.iter().map(|&n| build(n)).collect())
-}
-
-fn searched_found(o: &mut Outcome) -> &mut Vec<String> {
-    o.events
-        .iter_mut()
-        .find_map(|e| match &mut e.event {
-            Event::Searched { found, .. } => Some(found),
-            _ => None,
-        })
-        .expect("the outcome has a search")
 }
 
 fn zone<'a>(o: &'a mut Outcome, name: &str) -> &'a mut Vec<String> {
@@ -94,7 +84,7 @@ fn judge_rejects_finding_a_card_that_is_not_a_basic_land() {
         let mut o = f.legal.clone();
         let forest = f.found[0].clone();
         let bears = "bears-1".to_string();
-        searched_found(&mut o)[0] = bears.clone();
+        found_mut(&mut o)[0] = bears.clone();
         for e in &mut o.events {
             if let Event::Moved { card, .. } = &mut e.event
                 && *card == forest
@@ -155,7 +145,7 @@ fn judge_rejects_a_fourth_forest() {
         let mut o = f.legal.clone();
         let extra = "forest-7".to_string();
         assert!(!f.found.contains(&extra));
-        searched_found(&mut o).push(extra.clone());
+        found_mut(&mut o).push(extra.clone());
         zone(&mut o, "Alice.library").retain(|c| *c != extra);
         zone(&mut o, "battlefield").push(extra);
         let verdict = judge(&f.setup, &o);

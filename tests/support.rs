@@ -13,3 +13,14 @@ pub fn repo_root() -> PathBuf {
 pub fn pool() -> CardPool {
     CardPool::bundled().expect("the bundled card pool loads")
 }
+
+/// The `found` list of the first `searched` event of an outcome, for tests that corrupt it.
+pub fn found_mut(o: &mut mtg_oracle::outcome::Outcome) -> &mut Vec<String> {
+    o.events
+        .iter_mut()
+        .find_map(|e| match &mut e.event {
+            mtg_oracle::outcome::Event::Searched { found, .. } => Some(found),
+            _ => None,
+        })
+        .expect("the outcome has a searched event")
+}

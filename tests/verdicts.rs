@@ -6,7 +6,7 @@ use mtg_oracle::explore::explore;
 use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
 use mtg_oracle::scenario::{Loaded, load_file};
-use mtg_oracle_tests::{pool, repo_root};
+use mtg_oracle_tests::{found_mut, pool, repo_root};
 
 fn load(name: &str) -> Loaded {
     let path = repo_root().join("scenarios").join(name);
@@ -26,16 +26,6 @@ fn in_zone(o: &Outcome, card: &str, zone: &str) -> bool {
 fn move_card(o: &mut Outcome, card: &str, from: &str, to: &str) {
     o.zones.get_mut(from).expect("zone").retain(|c| c != card);
     o.zones.entry(to.to_string()).or_default().push(card.to_string());
-}
-
-fn found_mut(o: &mut Outcome) -> &mut Vec<String> {
-    o.events
-        .iter_mut()
-        .find_map(|e| match &mut e.event {
-            Event::Searched { found, .. } => Some(found),
-            _ => None,
-        })
-        .expect("a searched event")
 }
 
 #[track_caller]
