@@ -54,7 +54,7 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
             combinations(from, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
             out.into_iter().map(Choice::Cards).collect()
         }
-        Decision::Find { parts, .. } => {
+        Decision::Find { parts, joint_min, .. } => {
             let per_part = parts
                 .iter()
                 .map(|p| legal_found_sets(game, p, limit).ok_or_else(too_many))
@@ -78,6 +78,7 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
                 }
                 out = next;
             }
+            out.retain(|sets| sets.iter().map(Vec::len).sum::<usize>() >= *joint_min);
             out.into_iter().map(Choice::Parts).collect()
         }
     })
@@ -198,13 +199,24 @@ impl Decider for FirstLegal {
                 Choice::Cards(vec![*options.first().ok_or_else(none)?])
             }
             Decision::Random { from, count, .. } => Choice::Cards(from.iter().copied().take(*count).collect()),
-            Decision::Find { parts, .. } => {
+            Decision::Find { parts, joint_min, .. } => {
                 let mut taken = std::collections::BTreeSet::new();
                 let mut found = Vec::new();
                 for p in parts {
                     let f = a_legal_find(game, p, &taken).ok_or_else(none)?;
                     taken.extend(f.iter().copied());
                     found.push(f);
+                }
+                // A joint minimum (701.23h): top up instructions that have room.
+                for (p, f) in parts.iter().zip(found.iter_mut()) {
+                    for &c in &p.candidates {
+                        if taken.len() >= *joint_min || f.len() >= p.max {
+                            break;
+                        }
+                        if taken.insert(c) {
+                            f.push(c);
+                        }
+                    }
                 }
                 Choice::Parts(found)
             }

@@ -145,7 +145,7 @@ impl Decider for Observed<'_> {
                         .is_some(),
                 ))
             }
-            Decision::Find { searcher, parts, cap, looked_at } => {
+            Decision::Find { searcher, parts, cap, looked_at, .. } => {
                 let who = name(*searcher);
                 let Some(Event::Searched { found, .. }) = self.searched_by(step, *searcher, &who) else {
                     let (clause, why) = if cap.is_some() {

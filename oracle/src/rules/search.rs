@@ -280,6 +280,25 @@ pub fn a_legal_find(game: &Game, plan: &PartPlan, taken: &BTreeSet<ObjId>) -> Op
     check_found(game, plan, &found, &plan.candidates, None).is_ok().then_some(found)
 }
 
+/// 701.23h: merged instructions are one search. When their own minimums can't all be met at once
+/// (together they ask for more cards than there are to find), the search still finds as many as
+/// it can (701.23d): each instruction's minimum is dropped and the total must reach the number of
+/// cards that can be found. Returns that joint minimum, or 0 when each instruction's own stands.
+pub fn joint_minimum(parts: &mut [PartPlan]) -> usize {
+    if parts.len() < 2 {
+        return 0;
+    }
+    let union: BTreeSet<ObjId> = parts.iter().flat_map(|p| p.candidates.iter().copied()).collect();
+    let asked: usize = parts.iter().map(|p| p.min).sum();
+    if asked <= union.len() {
+        return 0;
+    }
+    for p in parts.iter_mut() {
+        p.min = 0;
+    }
+    union.len()
+}
+
 /// 701.23h: a merged search reports one list of found cards; this splits it among the merged
 /// instructions so that every instruction's find is legal, if any such split exists (else the
 /// first-fit split, which the checks will then reject with a precise reason). Cards that only

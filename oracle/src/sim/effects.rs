@@ -10,7 +10,7 @@ use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::{apnap_order, bit, opponents};
 use crate::rules::characteristics::matches;
-use crate::rules::search::{PartPlan, check_found, library_cap, plan_part};
+use crate::rules::search::{PartPlan, check_found, joint_minimum, library_cap, plan_part};
 use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
 use crate::rules::zones::{Position, can_enter_battlefield};
@@ -298,13 +298,25 @@ impl Sim<'_> {
         let mut taken: BTreeSet<ObjId> = BTreeSet::new();
         for (searcher, whose, looked_at, cap) in looks {
             let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
-            let parts: Vec<PartPlan> = specs
+            let mut parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
                 .map(|(s, n)| plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref())))
                 .collect();
-            let decision = Decision::Find { searcher, parts: parts.clone(), looked_at: looked_at.clone(), cap };
+            let joint_min = joint_minimum(&mut parts);
+            let decision =
+                Decision::Find { searcher, parts: parts.clone(), looked_at: looked_at.clone(), cap, joint_min };
             let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
+            let total: usize = found.iter().map(Vec::len).sum();
+            if total < joint_min {
+                return Err(self.illegal(
+                    Violation::new(
+                        "701.23d",
+                        format!("the merged search found {total} card(s) but could find {joint_min} (701.23h)"),
+                    ),
+                    Vec::new(),
+                ));
+            }
             taken.extend(found.iter().flatten().copied());
             results.push((searcher, whose, looked_at, cap, found));
         }

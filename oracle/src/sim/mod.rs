@@ -90,6 +90,9 @@ pub enum Decision {
         looked_at: Vec<ObjId>,
         /// The 701.23f limit, if one applied.
         cap: Option<u32>,
+        /// For merged instructions whose own minimums can't all be met: how many cards the whole
+        /// search must find (701.23h with 701.23d); 0 otherwise.
+        joint_min: usize,
     },
     /// Choose one card among options (e.g. from a revealed hand).
     ChooseCard {
