@@ -278,3 +278,14 @@ fn a_player_may_stack_their_own_triggers_in_either_order() {
         .collect();
     assert_eq!(orders.len(), 2, "both orders are legal: {orders:?}");
 }
+
+#[test]
+fn a_capped_search_that_shuffles_only_the_top_four_breaks_701_24a() {
+    let s = load("701.23-search/701.23f-capped-search-still-shuffles-the-bottom-cards.yaml");
+    let mut o = legal_where(&s, |_| true);
+    assert!(judge(&s.setup, &o).is_legal());
+    // An engine that shuffled only the searched top four leaves Bob knowing his bottom cards.
+    o.known.insert("bottom-1".into(), vec!["Bob".into()]);
+    o.known.insert("bottom-2".into(), vec!["Bob".into()]);
+    assert_clause(&s, &o, "701.24a", &["bottom-1", "bottom-2"]);
+}

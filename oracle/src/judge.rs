@@ -394,7 +394,14 @@ pub fn compare(
             (want.known.get(card).cloned().unwrap_or_default(), got.known.get(card).cloned().unwrap_or_default());
         if w != g {
             let extra = g.iter().any(|p| !w.contains(p));
-            let clause = if extra { "701.23e" } else { "701.20a" };
+            let in_library = want.zones.iter().any(|(z, cards)| z.ends_with(".library") && cards.contains(card));
+            // Knowledge that should be gone from a library card means it wasn't shuffled as a new
+            // object (701.24a, 701.20d); elsewhere it means a reveal that wasn't told (701.23e).
+            let clause = match (extra, in_library) {
+                (true, true) => "701.24a",
+                (true, false) => "701.23e",
+                (false, _) => "701.20a",
+            };
             push(clause, format!("{card} should be known to {w:?} but is known to {g:?}"));
         }
     }
