@@ -204,8 +204,9 @@ mod arbitrary_observations {
             (word(), prop::collection::vec(word(), 0..3)).prop_map(|(player, cards)| Event::Revealed { player, cards }),
             (word(), word(), word()).prop_map(|(card, from, to)| Event::Moved { card, from, to }),
             (word(), word()).prop_map(|(player, card)| Event::Chose { player, card }),
-            (word(), word(), word(), prop::option::of(word()))
-                .prop_map(|(source, controller, on, player)| Event::Triggered { source, controller, on, player }),
+            (word(), word(), word(), prop::option::of(word())).prop_map(|(source, controller, on, player)| {
+                Event::Triggered { source, controller, on, player, targets: Vec::new() }
+            }),
         ]
     }
 

@@ -53,6 +53,13 @@ pub enum Target {
     Player,
     /// An opponent of the caster.
     Opponent,
+    /// A permanent matching the filter that an opponent of the controller controls.
+    OpponentsPermanent(Filter),
+    /// A spell on the stack matching the filter (Counterspell).
+    Spell(Filter),
+    /// "any number of target cards from their graveyard": cards matching the filter in the
+    /// graveyard of the player chosen for the first (player) target; zero cards is a legal choice.
+    GraveyardCards(Filter),
 }
 
 /// A stated quality of a card (CR 701.23b). The empty filter states no quality: a search for it
@@ -103,6 +110,12 @@ pub fn describe_target(t: &Target) -> String {
         Target::Permanent(f) => format!("a permanent that is {}", describe_filter(f)),
         Target::Player => "a player".into(),
         Target::Opponent => "an opponent of the caster".into(),
+        Target::OpponentsPermanent(f) => format!("a permanent an opponent controls that is {}", describe_filter(f)),
+        Target::Spell(f) if f.is_quantity_only() => "a spell".into(),
+        Target::Spell(f) => format!("a spell that is {}", describe_filter(f)),
+        Target::GraveyardCards(f) => {
+            format!("any number of cards in the target player's graveyard that are {}", describe_filter(f))
+        }
     }
 }
 
@@ -299,6 +312,99 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
+    /// A player mills cards: the top N of their library go to their graveyard; with fewer, all
+    /// of them (CR 701.17a–b).
+    Mill {
+        /// Who mills.
+        player: PlayerRef,
+        /// How many.
+        count: u32,
+    },
+    /// Create a Clue token (CR 701.16a, 111.10f).
+    Investigate,
+    /// A player reveals the top N cards of their library to everyone (CR 701.20a–b).
+    RevealTop {
+        /// Whose library, and who reveals.
+        player: PlayerRef,
+        /// How many.
+        count: u32,
+    },
+    /// A player looks at the top N cards of their library: revealed to them only (CR 701.20e).
+    LookAtTop {
+        /// Whose library, and who looks.
+        player: PlayerRef,
+        /// How many.
+        count: u32,
+    },
+    /// A player looks at the top N cards of their library and puts them back in any order
+    /// (the library is reordered: CR 701.20d).
+    ReorderTop {
+        /// Whose library, and who looks.
+        player: PlayerRef,
+        /// How many.
+        count: u32,
+    },
+    /// Shuffle an object into its owner's library; the library is shuffled even if the object
+    /// isn't where it was expected (CR 701.24c).
+    ShuffleInto(CardRef),
+    /// The target player shuffles the target graveyard cards that are still legal targets into
+    /// their library; with none, the library is still shuffled (CR 701.24d).
+    ShuffleTargetCardsInto,
+    /// Counter a spell: it leaves the stack for its owner's graveyard (CR 701.6a).
+    Counter(CardRef),
+    /// Exile an object until the source leaves the battlefield (CR 610.3).
+    ExileUntilSourceLeaves(CardRef),
+    /// A player gains life.
+    GainLife {
+        /// Who gains life.
+        player: PlayerRef,
+        /// How much.
+        amount: u32,
+    },
+    /// A player gains 1 life for each card in their graveyard matching the filter; a split card
+    /// is one card (CR 709.2).
+    GainLifeForEach {
+        /// Who gains life and whose graveyard is counted.
+        player: PlayerRef,
+        /// What is counted.
+        #[serde(default)]
+        filter: Filter,
+    },
+    /// A player discards cards of their choice (CR 701.9a–b).
+    Discard {
+        /// Who discards.
+        player: PlayerRef,
+        /// How many.
+        count: u32,
+    },
+    /// The controller draws X cards (X chosen as the spell was cast or the ability activated).
+    DrawX,
+    /// The controller gains X life.
+    GainLifeX,
+    /// The controller may cast a spell matching the filter from each listed player's graveyard
+    /// without paying its mana cost, as part of this resolution (Jetsam; CR 601.2, 118.9).
+    CastFromGraveyards {
+        /// Whose graveyards, one spell from each.
+        from: PlayerRef,
+        /// What the spell must be (checked on the half being cast, CR 709.3a).
+        #[serde(default)]
+        filter: Filter,
+        /// "If a spell cast this way would be put into a graveyard, exile it instead."
+        #[serde(default)]
+        exile_instead_of_graveyard: bool,
+    },
+    /// A player chooses a card name (a split card offers each half's name, CR 709.4a); later
+    /// instructions refer to it as `same_name_as: chosen`.
+    NameCard {
+        /// Who names.
+        player: PlayerRef,
+        /// What kind of card the name must belong to (e.g. not a land).
+        #[serde(default)]
+        filter: Filter,
+    },
+    /// Put a -1/-1 counter on each creature. Creatures' toughness and state-based actions are not
+    /// modelled, so with a creature on the battlefield the run is refused as unsupported.
+    MinusCounterOnEachCreature,
     /// Put +1/+1 counters on the source.
     AddCounters {
         /// How many.
@@ -365,6 +471,37 @@ pub enum TriggerEvent {
         #[serde(default)]
         library: WhoseLibrary,
     },
+    /// "When this is put into a graveyard from anywhere": works from the graveyard.
+    PutIntoGraveyard,
+    /// "When you cycle this card": triggers from wherever the card went (CR 702.29c).
+    ThisCycled,
+    /// "Whenever [a player] cycles a card" (typecycling is cycling, CR 702.29f).
+    Cycled {
+        /// Who cycled.
+        #[serde(default)]
+        by: Relation,
+    },
+    /// "Whenever [a player] discards a card".
+    Discarded {
+        /// Who discarded.
+        #[serde(default)]
+        by: Relation,
+    },
+    /// "Whenever [a player] cycles or discards a card": once per cycled card (CR 702.29d).
+    CycledOrDiscarded {
+        /// Who.
+        #[serde(default)]
+        by: Relation,
+    },
+    /// "Whenever [a player] sacrifices a [filter]" (e.g. a Clue, for any reason).
+    Sacrificed {
+        /// Who sacrificed.
+        #[serde(default)]
+        by: Relation,
+        /// What was sacrificed.
+        #[serde(default)]
+        filter: Filter,
+    },
 }
 
 /// A triggered ability; it works while its source is on the battlefield, except leaves-the-
@@ -374,6 +511,10 @@ pub enum TriggerEvent {
 pub struct TriggeredAbility {
     /// The trigger event.
     pub on: TriggerEvent,
+    /// Targets, chosen as the ability is put on the stack (CR 603.3d): with no legal choice for a
+    /// target the ability is removed from the stack.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<Target>,
     /// What the ability does when it resolves.
     pub effect: Vec<Effect>,
 }
@@ -391,6 +532,38 @@ pub enum Replacement {
         #[serde(default)]
         applies_to: Relation,
     },
+    /// "If this creature would die, put it on top of its owner's library instead" (Gravebane Zombie).
+    DieToLibraryTop,
+    /// "If this would be put into a graveyard from anywhere, reveal it and shuffle it into its
+    /// owner's library instead" (Darksteel Colossus).
+    GraveyardToShuffledLibrary,
+    /// "If a card would be put into a graveyard from anywhere, put it on the bottom of its owner's
+    /// library instead" — a hidden zone, not revealed (used for CR 701.9c).
+    AnyCardGraveyardToLibraryBottom,
+    /// "As this enters, mill N cards": applied while the permanent enters (seed 003, Search).
+    AsEntersMill {
+        /// How many.
+        count: u32,
+    },
+}
+
+/// A static ability that isn't a replacement effect.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum StaticAbility {
+    /// "Players can't cycle cards" — typecycling included (CR 702.29f).
+    PlayersCantCycle,
+}
+
+/// An additional cost of a spell (CR 601.2b, 601.2f).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdditionalCost {
+    /// Discard a card matching this filter.
+    pub discard: Filter,
+    /// Optional (kicker-like) rather than required.
+    #[serde(default)]
+    pub optional: bool,
 }
 
 /// An activated ability (CR 602), such as typecycling.
@@ -405,9 +578,25 @@ pub struct ActivatedAbility {
     /// A cycling ability (CR 702.29): typecycling is cycling (702.29f).
     #[serde(default)]
     pub cycling: bool,
-    /// Mana cost of activation (mana is not modelled; kept for reference).
+    /// Mana cost of activation (mana is not modelled; kept for reference). `{X}` in it means
+    /// the activation step chooses X.
     #[serde(default)]
     pub mana: Option<String>,
+    /// `{T}` is part of the cost.
+    #[serde(default)]
+    pub tap: bool,
+    /// Sacrificing this permanent is part of the cost (a Clue's ability).
+    #[serde(default)]
+    pub sacrifice_this: bool,
+    /// Sacrificing another permanent matching this filter is part of the cost ("Sacrifice a Clue").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sacrifice: Option<Filter>,
+    /// Milling this many cards is part of the cost (CR 701.17b: can't be paid with fewer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mill: Option<u32>,
+    /// Discarding a card matching this filter is part of the cost (CR 701.9c).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard: Option<Filter>,
     /// What the ability does when it resolves.
     pub effect: Vec<Effect>,
 }

@@ -85,7 +85,14 @@ fn actor(e: &Event) -> Option<String> {
         | Event::Revealed { player, .. }
         | Event::Chose { player, .. }
         | Event::Sacrificed { player, .. }
-        | Event::LostLife { player, .. } => Some(player.clone()),
+        | Event::LostLife { player, .. }
+        | Event::LookedAt { player, .. }
+        | Event::Discarded { player, .. }
+        | Event::Dredged { player, .. }
+        | Event::Named { player, .. }
+        | Event::Created { player, .. }
+        | Event::GainedLife { player, .. }
+        | Event::Refused { player, .. } => Some(player.clone()),
         Event::Shuffled { library } => Some(library.clone()),
         Event::Triggered { controller, .. } => Some(controller.clone()),
         Event::Moved { .. } | Event::Counters { .. } => None,
@@ -99,11 +106,18 @@ fn cards_of(e: &Event) -> Vec<String> {
         | Event::Moved { card, .. }
         | Event::Chose { card, .. }
         | Event::Sacrificed { card, .. }
-        | Event::Counters { card, .. } => vec![card.clone()],
+        | Event::Counters { card, .. }
+        | Event::Discarded { card, .. }
+        | Event::Dredged { card, .. }
+        | Event::Created { card, .. }
+        | Event::Refused { card, .. } => vec![card.clone()],
         Event::Searched { found, .. } => found.clone(),
-        Event::Revealed { cards, .. } => cards.clone(),
-        Event::Triggered { source, .. } => vec![source.clone()],
-        Event::Shuffled { .. } | Event::LostLife { .. } => Vec::new(),
+        Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.clone(),
+        Event::Triggered { source, targets, .. } => {
+            std::iter::once(source.clone()).chain(targets.iter().cloned()).collect()
+        }
+        Event::Named { name, .. } => vec![name.clone()],
+        Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } => Vec::new(),
     }
 }
 

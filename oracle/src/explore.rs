@@ -49,6 +49,19 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
         Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
             options.iter().map(|&o| Choice::Cards(vec![o])).collect()
         }
+        Decision::Dredge { options, .. } => {
+            std::iter::once(Choice::Cards(Vec::new())).chain(options.iter().map(|&o| Choice::Cards(vec![o]))).collect()
+        }
+        Decision::Discard { options, count, .. } => {
+            let mut out = Vec::new();
+            combinations(options, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
+            out.into_iter().map(Choice::Cards).collect()
+        }
+        Decision::Name { options, .. } => options.iter().map(|n| Choice::Name(n.clone())).collect(),
+        Decision::CastFree { options, .. } => {
+            std::iter::once(Choice::Cast(None)).chain(options.iter().map(|&c| Choice::Cast(Some(c)))).collect()
+        }
+        Decision::Targets { options, .. } => options.iter().map(|t| Choice::Targets(t.clone())).collect(),
         Decision::Random { from, count, .. } => {
             let mut out = Vec::new();
             combinations(from, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
@@ -199,6 +212,11 @@ impl Decider for FirstLegal {
                 Choice::Cards(vec![*options.first().ok_or_else(none)?])
             }
             Decision::Random { from, count, .. } => Choice::Cards(from.iter().copied().take(*count).collect()),
+            Decision::Dredge { .. } => Choice::Cards(Vec::new()),
+            Decision::Discard { options, count, .. } => Choice::Cards(options.iter().copied().take(*count).collect()),
+            Decision::Name { options, .. } => Choice::Name(options.first().cloned().ok_or_else(none)?),
+            Decision::CastFree { .. } => Choice::Cast(None),
+            Decision::Targets { options, .. } => Choice::Targets(options.first().cloned().ok_or_else(none)?),
             Decision::Find { parts, joint_min, .. } => {
                 let mut taken = std::collections::BTreeSet::new();
                 let mut found = Vec::new();

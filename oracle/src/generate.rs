@@ -171,7 +171,7 @@ impl GenParams {
             mana_cost: Some("{1}".into()),
             types: vec![CardType::Sorcery],
             oracle: "(generated) a search instruction".into(),
-            spell: Some(crate::cards::def::SpellAbility { targets, effect }),
+            spell: Some(crate::cards::def::SpellAbility { targets, effect, additional_cost: None }),
             ..CardDef::default()
         }
     }
@@ -219,7 +219,15 @@ impl GenParams {
             battlefield,
             exile: Vec::new(),
             steps: vec![
-                Step::Cast { player: names[caster].into(), card: "the-search".into(), face: None, targets },
+                Step::Cast {
+                    player: names[caster].into(),
+                    card: "the-search".into(),
+                    face: None,
+                    targets,
+                    flashback: false,
+                    x: None,
+                    discard: None,
+                },
                 Step::ResolveAll,
             ],
             decisions: Vec::new(),
@@ -229,7 +237,15 @@ impl GenParams {
 }
 
 fn plain(name: &str) -> CardSetup {
-    CardSetup { card: name.into(), id: None, owner: None, controller: None, known_to: Vec::new(), face_down: false }
+    CardSetup {
+        card: name.into(),
+        id: None,
+        owner: None,
+        controller: None,
+        known_to: Vec::new(),
+        face_down: false,
+        gains_flashback: false,
+    }
 }
 
 /// The name of the scaling fixture's search card.
@@ -256,6 +272,7 @@ pub fn land_search_card(n: u32) -> CardDef {
                 shuffle: true,
                 ..SearchSpec::default()
             })],
+            additional_cost: None,
         }),
         ..CardDef::default()
     }
@@ -298,7 +315,15 @@ pub fn land_search_scenario(size: usize, up_to: u32, find: Option<Vec<String>>) 
         battlefield: Vec::new(),
         exile: Vec::new(),
         steps: vec![
-            Step::Cast { player: "Alice".into(), card: "the-search".into(), face: None, targets: Vec::new() },
+            Step::Cast {
+                player: "Alice".into(),
+                card: "the-search".into(),
+                face: None,
+                targets: Vec::new(),
+                flashback: false,
+                x: None,
+                discard: None,
+            },
             Step::ResolveAll,
         ],
         decisions: find

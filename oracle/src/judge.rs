@@ -57,6 +57,8 @@ struct Observed<'a> {
     ids: &'a BTreeMap<String, ObjId>,
     /// A `searched` event claimed by a "may search" answered yes, kept for the search itself.
     reserved: BTreeMap<usize, usize>,
+    /// How many target choices have been read for each trigger source, per step.
+    targets_read: BTreeMap<(usize, String), usize>,
 }
 
 impl Observed<'_> {
@@ -69,6 +71,14 @@ impl Observed<'_> {
         let i = self.find(step, pred)?;
         self.consumed[i] = true;
         Some(&self.events[i].event)
+    }
+
+    /// A card id from the log: a scenario card, or a token created during the run.
+    fn obj_in(&self, game: &Game, id: &str, step: usize) -> Result<ObjId, SimError> {
+        match game.objs.iter().position(|o| o.id == id) {
+            Some(o) => Ok(o),
+            None => self.obj(id, step),
+        }
     }
 
     fn obj(&self, id: &str, step: usize) -> Result<ObjId, SimError> {
@@ -127,6 +137,29 @@ impl Decider for Observed<'_> {
             (Decision::Sacrifice { .. }, _) => {
                 self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who));
             }
+            (Decision::Dredge { .. }, Choice::Cards(c)) if !c.is_empty() => {
+                self.take(step, |e| matches!(e, Event::Dredged { player, .. } if *player == who));
+            }
+            (Decision::Discard { .. }, Choice::Cards(c)) => {
+                for &card in c {
+                    let id = game.obj(card).id.clone();
+                    self.take(
+                        step,
+                        |e| matches!(e, Event::Discarded { player, card, .. } if *player == who && *card == id),
+                    );
+                }
+            }
+            (Decision::Name { .. }, _) => {
+                self.take(step, |e| matches!(e, Event::Named { player, .. } if *player == who));
+            }
+            (Decision::CastFree { .. }, Choice::Cast(Some((card, _)))) => {
+                let id = game.obj(*card).id.clone();
+                self.take(step, |e| matches!(e, Event::Cast { player, card, .. } if *player == who && *card == id));
+            }
+            (Decision::Targets { source, .. }, _) => {
+                let key = (step, game.obj(*source).id.clone());
+                *self.targets_read.entry(key).or_default() += 1;
+            }
             _ => {}
         }
     }
@@ -175,7 +208,7 @@ impl Decider for Observed<'_> {
                     if self.consumed[i] || e.step != step {
                         continue;
                     }
-                    if let Event::Triggered { source, controller, on, player } = &e.event
+                    if let Event::Triggered { source, controller, on, player, .. } = &e.event
                         && *controller == who
                         && let Some(k) = (0..triggers.len()).find(|&k| {
                             let (src, event, by) = triggers[k];
@@ -222,6 +255,105 @@ impl Decider for Observed<'_> {
                     }),
                 }
             }
+            Decision::Dredge { player, options } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                match self
+                    .take(
+                        step,
+                        |e| matches!(e, Event::Dredged { player, card } if *player == who && ids.contains(card)),
+                    )
+                    .cloned()
+                {
+                    Some(Event::Dredged { card, .. }) => Ok(Choice::Cards(vec![self.obj_in(game, &card, step)?])),
+                    _ => Ok(Choice::Cards(Vec::new())),
+                }
+            }
+            Decision::Discard { player, options, count } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let mut picked = Vec::new();
+                while picked.len() < *count {
+                    let Some(Event::Discarded { card, .. }) = self
+                        .take(
+                            step,
+                            |e| matches!(e, Event::Discarded { player, card } if *player == who && ids.contains(card)),
+                        )
+                        .cloned()
+                    else {
+                        break;
+                    };
+                    let o = self.obj_in(game, &card, step)?;
+                    if !picked.contains(&o) {
+                        picked.push(o);
+                    }
+                }
+                for &o in options {
+                    if picked.len() >= *count {
+                        break;
+                    }
+                    if !picked.contains(&o) {
+                        picked.push(o); // Not reported: the comparison names what is missing.
+                    }
+                }
+                Ok(Choice::Cards(picked))
+            }
+            Decision::Name { player, .. } => {
+                let who = name(*player);
+                match self.take(step, |e| matches!(e, Event::Named { player, .. } if *player == who)).cloned() {
+                    Some(Event::Named { name, .. }) => Ok(Choice::Name(name)),
+                    _ => Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to choose a card name but the log has no `named` event"),
+                        clause: "709.4a",
+                    }),
+                }
+            }
+            Decision::CastFree { player, options, .. } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id.clone()).collect();
+                let cast = self
+                    .take(step, |e| {
+                        matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card))
+                    })
+                    .cloned();
+                match cast {
+                    Some(Event::Cast { card, face, .. }) => {
+                        let o = self.obj_in(game, &card, step)?;
+                        let def = &game.obj(o).def;
+                        let half = face.as_ref().and_then(|f| def.split.iter().position(|h| &h.name == f));
+                        Ok(Choice::Cast(Some((o, half))))
+                    }
+                    _ => Ok(Choice::Cast(None)),
+                }
+            }
+            Decision::Targets { source, options, .. } => {
+                let sid = game.obj(*source).id.clone();
+                let k = self.targets_read.get(&(step, sid.clone())).copied().unwrap_or(0);
+                *self.targets_read.entry((step, sid.clone())).or_default() += 1;
+                let reported = self
+                    .events
+                    .iter()
+                    .filter(|e| e.step == step)
+                    .filter_map(|e| match &e.event {
+                        Event::Triggered { source, targets, .. } if *source == sid => Some(targets.clone()),
+                        _ => None,
+                    })
+                    .nth(k);
+                let Some(reported) = reported else {
+                    return Ok(Choice::Targets(options.first().cloned().unwrap_or_default()));
+                };
+                let mut chosen = Vec::new();
+                for t in &reported {
+                    if let Some(p) = names.iter().position(|n| n == t) {
+                        chosen.push(crate::sim::TargetChoice::Player(p));
+                    } else {
+                        let o = self.obj_in(game, t, step)?;
+                        chosen.push(crate::sim::TargetChoice::Obj(o, game.obj(o).object_no));
+                    }
+                }
+                Ok(Choice::Targets(chosen))
+            }
             Decision::Random { player, purpose, from, count } => {
                 let library = ZoneRef::Library(*player).display(&names);
                 let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_str()).collect();
@@ -233,6 +365,35 @@ impl Decider for Observed<'_> {
                         .cloned()
                     {
                         picked.push(self.obj(&card, step)?);
+                    }
+                } else if *purpose == "mill" {
+                    // Milled cards are the ones the log moves from this library to a graveyard
+                    // (or where a replacement sent them) in this step.
+                    for _ in 0..*count {
+                        let Some(Event::Moved { card, .. }) = self
+                            .take(step, |e| matches!(e, Event::Moved { card, from, .. } if *from == library && from_ids.contains(card.as_str())))
+                            .cloned()
+                        else {
+                            break;
+                        };
+                        picked.push(self.obj(&card, step)?);
+                    }
+                } else if *purpose == "reveal" || *purpose == "look" {
+                    let who = name(*player);
+                    let shown = self
+                        .take(step, |e| match e {
+                            Event::Revealed { player, cards } | Event::LookedAt { player, cards } => {
+                                *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
+                            }
+                            _ => false,
+                        })
+                        .cloned();
+                    if let Some(Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }) = shown {
+                        for c in cards {
+                            if from_ids.contains(c.as_str()) {
+                                picked.push(self.obj(&c, step)?);
+                            }
+                        }
                     }
                 } else {
                     // The window holds whatever this step's searches of the library found there
@@ -274,6 +435,7 @@ impl Decider for Observed<'_> {
 /// Judges `observed` against the legal outcomes of `setup`.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     let reader = Observed {
+        targets_read: BTreeMap::new(),
         events: &observed.events,
         consumed: vec![false; observed.events.len()],
         ids: &setup.ids,

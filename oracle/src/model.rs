@@ -113,10 +113,30 @@ pub struct Obj {
     pub known: u8,
     /// +1/+1 counters.
     pub counters: u32,
-    /// A token (CR 111): it ceases to exist outside the battlefield (704.5d), not modelled yet.
+    /// A token (CR 111): once it leaves the battlefield it ceases to exist (704.5d); the simulator
+    /// removes it from its new zone right after the move.
     pub token: bool,
     /// Face down: its characteristics are those 708.2a / 406.3a give, not its card's.
     pub face_down: bool,
+    /// Status that lasts only as long as this object (reset on every zone change, CR 400.7).
+    pub flags: ObjFlags,
+}
+
+/// Per-object status the simulator tracks beyond characteristics. Every zone change starts it
+/// over (CR 400.7); the simulator sets what the new object needs after the move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ObjFlags {
+    /// Tapped (a permanent).
+    pub tapped: bool,
+    /// Has flashback granted by an effect (e.g. Snapcaster Mage, Recoup), in the graveyard.
+    pub granted_flashback: bool,
+    /// A spell cast with flashback: exiled instead of going anywhere else when it leaves the
+    /// stack (CR 702.34a).
+    pub leaves_stack_to_exile: bool,
+    /// A spell that is exiled instead of being put into a graveyard (Jetsam).
+    pub graveyard_to_exile: bool,
+    /// Exiled until this object (id, object number) leaves the battlefield (CR 610.3).
+    pub exiled_until: Option<(ObjId, u32)>,
 }
 
 /// A player's state.
@@ -204,6 +224,10 @@ pub struct Game {
     pub zones: BTreeMap<ZoneRef, Vec<ObjId>>,
     /// Per-player library shapes.
     pub shapes: Vec<LibraryShape>,
+    /// Predefined token definitions by name (Clue, CR 111.10f), for effects that create them.
+    pub token_defs: BTreeMap<String, Arc<CardDef>>,
+    /// Tokens created so far, to number their ids.
+    pub tokens_made: u32,
 }
 
 impl Game {

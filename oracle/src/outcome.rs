@@ -23,6 +23,15 @@ pub enum Event {
         /// Half cast, for a split card (CR 709.3).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
+        /// Cast from the graveyard with flashback (CR 702.34a).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        flashback: bool,
+        /// Cast without paying its mana cost, as part of another effect (CR 118.9).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        without_paying_mana_cost: bool,
+        /// The value chosen for X, for a spell with X in its mana cost (CR 107.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        x: Option<u32>,
     },
     /// An activated ability was activated.
     Activated {
@@ -67,9 +76,14 @@ pub enum Event {
         controller: String,
         /// What it triggered on: `dies`, `another_creature_dies`, `enters`, `searched_library`, `shuffled_library`.
         on: String,
-        /// The player whose action triggered it ("that player"), for search and shuffle triggers.
+        /// The player whose action triggered it ("that player"), for search, shuffle, cycle,
+        /// discard and sacrifice triggers.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
+        /// The targets chosen as it went on the stack (card ids and player names, in the order
+        /// the ability lists them; CR 603.3d).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// A card changed zones (CR 400.7: it is a new object afterwards).
     Moved {
@@ -108,6 +122,58 @@ pub enum Event {
         /// How many +1/+1 counters.
         count: u32,
     },
+    /// Cards were looked at by one player (CR 701.20e).
+    LookedAt {
+        /// Who looked.
+        player: String,
+        /// The cards.
+        cards: Vec<String>,
+    },
+    /// A player discarded a card (CR 701.9a), including to pay a cycling cost.
+    Discarded {
+        /// Who discarded.
+        player: String,
+        /// The card.
+        card: String,
+    },
+    /// A player dredged instead of drawing (CR 702.52a): the card returned to hand.
+    Dredged {
+        /// Who dredged.
+        player: String,
+        /// The card with dredge.
+        card: String,
+    },
+    /// A player chose a card name (CR 709.4a: one name of a split card).
+    Named {
+        /// Who named it.
+        player: String,
+        /// The name.
+        name: String,
+    },
+    /// A token was created (CR 111; investigate, 701.16a). Its id is `<name>-token-<n>`,
+    /// numbered from 1 in creation order over the scenario.
+    Created {
+        /// Its controller.
+        player: String,
+        /// The token's id.
+        card: String,
+        /// The token's name, e.g. `Clue`.
+        token: String,
+    },
+    /// A player gained life.
+    GainedLife {
+        /// Who.
+        player: String,
+        /// How much.
+        amount: u32,
+    },
+    /// A step the rules forbid was refused, and nothing happened.
+    Refused {
+        /// The player who tried.
+        player: String,
+        /// The card involved.
+        card: String,
+    },
 }
 
 impl Event {
@@ -120,7 +186,7 @@ impl Event {
                 zones.sort();
                 found.sort();
             }
-            Event::Revealed { cards, .. } => cards.sort(),
+            Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.sort(),
             _ => {}
         }
         e
@@ -140,6 +206,13 @@ impl Event {
             Event::Sacrificed { .. } => "sacrificed",
             Event::LostLife { .. } => "lost_life",
             Event::Counters { .. } => "counters",
+            Event::LookedAt { .. } => "looked_at",
+            Event::Discarded { .. } => "discarded",
+            Event::Dredged { .. } => "dredged",
+            Event::Named { .. } => "named",
+            Event::Created { .. } => "created",
+            Event::GainedLife { .. } => "gained_life",
+            Event::Refused { .. } => "refused",
         }
     }
 }

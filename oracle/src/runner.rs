@@ -58,6 +58,10 @@ pub fn locate_sim_error(loaded: &Loaded, error: &SimError) -> LoadError {
         SimError::Unsupported { step, message } => {
             loaded.error_at(&format!("steps[{step}]"), format!("not modelled: {message}"))
         }
+        SimError::Refused { step, clause, message } => loaded.error_at(
+            &format!("steps[{step}]"),
+            format!("the rules forbid this step ({clause}: {message}); to expect that, wrap it in `attempt: {{step: …, refused: \"{clause}\"}}`"),
+        ),
         SimError::TooLarge(m) => loaded.error_at("", format!("too large to enumerate: {m}")),
         SimError::NoAnswer { step, message, .. } => loaded.error_at(&format!("steps[{step}]"), message.clone()),
     }

@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::effects::{ActivatedAbility, Effect, Replacement, Target, TriggeredAbility};
+use crate::effects::{ActivatedAbility, AdditionalCost, Effect, Replacement, StaticAbility, Target, TriggeredAbility};
 
 /// Card types (CR 300.1), the ones the card pool uses plus the common rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
@@ -112,6 +112,9 @@ pub struct CardDef {
     /// Replacement effects from static abilities (e.g. Aven Mindcensor, CR 614.1a).
     #[serde(default)]
     pub replacements: Vec<Replacement>,
+    /// Static abilities that aren't replacement effects ("players can't cycle cards").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub statics: Vec<StaticAbility>,
     /// Flashback cost (CR 702.34a), e.g. `{5}{B}`.
     #[serde(default)]
     pub flashback: Option<String>,
@@ -150,12 +153,21 @@ pub struct SpellAbility {
     pub targets: Vec<Target>,
     /// Instructions, performed in order as the spell resolves.
     pub effect: Vec<Effect>,
+    /// An additional cost (CR 601.2f): required ones must be paid however the spell is cast,
+    /// also "without paying its mana cost" (seed 003 ruling on Jetsam).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub additional_cost: Option<AdditionalCost>,
 }
 
 impl CardDef {
     /// True if this is a split card (CR 709.1): two halves on one card.
     pub fn is_split(&self) -> bool {
         !self.split.is_empty()
+    }
+
+    /// True if the mana cost has `{X}` (CR 107.3).
+    pub fn has_x(&self) -> bool {
+        self.mana_cost.as_deref().is_some_and(|c| c.contains("{X}"))
     }
 
     /// The faces whose characteristics exist: the halves of a split card, else the card itself.

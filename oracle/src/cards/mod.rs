@@ -52,6 +52,11 @@ impl CardPool {
         closest(name, self.by_name.keys().map(String::as_str))
     }
 
+    /// The token definitions (e.g. Clue, CR 111.10f), by name.
+    pub fn token_defs(&self) -> BTreeMap<String, Arc<CardDef>> {
+        self.by_name.iter().filter(|(_, d)| d.token).map(|(n, d)| (n.clone(), d.clone())).collect()
+    }
+
     /// Every card, by name.
     pub fn cards(&self) -> impl Iterator<Item = &Arc<CardDef>> {
         self.by_name.values()

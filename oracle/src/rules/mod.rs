@@ -2,9 +2,18 @@
 //! implements; the simulator only sequences them.
 
 pub mod apnap;
+pub mod casting;
 pub mod characteristics;
+pub mod cycling;
+pub mod discard;
+pub mod dredge;
+pub mod mill;
+pub mod naming;
+pub mod replacement;
+pub mod reveal;
 pub mod search;
 pub mod shuffle;
+pub mod tokens;
 pub mod triggers;
 pub mod zones;
 

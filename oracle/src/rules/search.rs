@@ -63,6 +63,7 @@ pub fn library_cap(game: &Game, searcher: PlayerId) -> Option<u32> {
                 Replacement::SearchTopOfLibrary { count, applies_to } => {
                     relation_holds(*applies_to, o.controller, searcher).then_some(*count)
                 }
+                _ => None,
             })
         })
         .min()

@@ -5,7 +5,7 @@ use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::search::relation_holds;
 
 /// A game event that triggered abilities may be waiting for.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum Happening {
     /// A player searched, and the search included this library (701.23f: a partial search of a
     /// library is still a search of it).
@@ -24,6 +24,25 @@ pub enum Happening {
     Died(ObjId),
     /// A permanent entered the battlefield; its own "when this enters" abilities trigger.
     Entered(ObjId),
+    /// A card was put into a graveyard (from anywhere); its own "when this is put into a
+    /// graveyard" ability triggers from there.
+    PutIntoGraveyard(ObjId),
+    /// A player discarded a card; `cycled` when it was discarded to pay a cycling cost.
+    Discarded {
+        /// Who discarded.
+        player: PlayerId,
+        /// The card (as it is now).
+        card: ObjId,
+        /// Discarded to pay a cycling (or typecycling) cost (702.29c–d, f).
+        cycled: bool,
+    },
+    /// A player sacrificed a permanent.
+    Sacrificed {
+        /// Who sacrificed.
+        player: PlayerId,
+        /// Its characteristics as it last existed on the battlefield.
+        chars: std::sync::Arc<crate::rules::characteristics::Chars>,
+    },
 }
 
 /// A triggered ability waiting to be put on the stack (603.3).
@@ -39,6 +58,10 @@ pub struct PendingTrigger {
     pub on: &'static str,
     /// The player whose action triggered it ("that player").
     pub triggering_player: Option<PlayerId>,
+    /// What the ability targets (chosen as it goes on the stack).
+    pub targets: Vec<crate::effects::Target>,
+    /// The source's object number when it triggered.
+    pub source_no: u32,
 }
 
 /// How a creature that died was on the battlefield: its own "when this dies" looks back in time
@@ -56,16 +79,20 @@ pub struct LastOnBattlefield {
 /// (708.2); a dying creature's own "when this dies" is judged by `died`, how it last was.
 pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattlefield>) -> Vec<PendingTrigger> {
     let mut out = Vec::new();
-    let sources: Vec<ObjId> = match happening {
+    let sources: Vec<ObjId> = match happening.clone() {
         // The dying creature's own ability looks back in time (603.10a); other permanents'
         // "whenever another creature dies" abilities watch from the battlefield.
         Happening::Died(obj) => std::iter::once(obj).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect(),
-        Happening::Entered(obj) => vec![obj],
+        Happening::Entered(obj) | Happening::PutIntoGraveyard(obj) => vec![obj],
+        // 702.29c: "when you cycle this card" triggers from wherever the card went.
+        Happening::Discarded { card, cycled: true, .. } => {
+            std::iter::once(card).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect()
+        }
         _ => game.zone(ZoneRef::Battlefield).to_vec(),
     };
     for source in sources {
         let o = game.obj(source);
-        let (controller, face_down) = match (happening, died) {
+        let (controller, face_down) = match (happening.clone(), died) {
             (Happening::Died(dead), Some(last)) if dead == source => (last.controller, last.face_down),
             _ => (o.controller, o.face_down),
         };
@@ -74,7 +101,7 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
         }
         for face in o.def.faces() {
             for t in &face.triggers {
-                let fired = match (&t.on, happening) {
+                let fired = match (&t.on, happening.clone()) {
                     (TriggerEvent::Dies, Happening::Died(dead)) if dead == source => Some(("dies", None)),
                     (TriggerEvent::AnotherCreatureDies, Happening::Died(dead))
                         if dead != source && died_as_creature(game, dead, died) =>
@@ -82,6 +109,38 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                         Some(("another_creature_dies", None))
                     }
                     (TriggerEvent::Enters, Happening::Entered(_)) => Some(("enters", None)),
+                    (TriggerEvent::PutIntoGraveyard, Happening::PutIntoGraveyard(card)) if card == source => {
+                        Some(("put_into_graveyard", None))
+                    }
+                    (TriggerEvent::ThisCycled, Happening::Discarded { card, cycled: true, player })
+                        if card == source =>
+                    {
+                        Some(("this_cycled", Some(player)))
+                    }
+                    // Abilities of other cards watch from the battlefield.
+                    (TriggerEvent::Cycled { by }, Happening::Discarded { player, cycled: true, .. })
+                        if on_battlefield(game, source) && relation_holds(*by, controller, player) =>
+                    {
+                        Some(("cycled", Some(player)))
+                    }
+                    (TriggerEvent::Discarded { by }, Happening::Discarded { player, .. })
+                        if on_battlefield(game, source) && relation_holds(*by, controller, player) =>
+                    {
+                        Some(("discarded", Some(player)))
+                    }
+                    // 702.29d: "cycles or discards" triggers once for a cycled card.
+                    (TriggerEvent::CycledOrDiscarded { by }, Happening::Discarded { player, .. })
+                        if on_battlefield(game, source) && relation_holds(*by, controller, player) =>
+                    {
+                        Some(("cycled_or_discarded", Some(player)))
+                    }
+                    (TriggerEvent::Sacrificed { by, filter }, Happening::Sacrificed { player, chars })
+                        if on_battlefield(game, source)
+                            && relation_holds(*by, controller, player)
+                            && crate::rules::characteristics::matches(&chars, filter, None) =>
+                    {
+                        Some(("sacrificed", Some(player)))
+                    }
                     (
                         TriggerEvent::SearchedLibrary { searcher: rel, library },
                         Happening::SearchedLibrary { searcher, owner },
@@ -95,7 +154,15 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                     _ => None,
                 };
                 if let Some((on, triggering_player)) = fired {
-                    out.push(PendingTrigger { source, controller, effect: t.effect.clone(), on, triggering_player });
+                    out.push(PendingTrigger {
+                        source,
+                        controller,
+                        effect: t.effect.clone(),
+                        on,
+                        triggering_player,
+                        targets: t.targets.clone(),
+                        source_no: o.object_no,
+                    });
                 }
             }
         }
@@ -105,6 +172,10 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
 
 /// "Dies" is for creatures (700.4): judged as the object last was on the battlefield, where a
 /// face-down permanent is a creature (708.2a).
+fn on_battlefield(game: &Game, obj: ObjId) -> bool {
+    game.obj(obj).zone == ZoneRef::Battlefield
+}
+
 fn died_as_creature(game: &Game, dead: ObjId, died: Option<LastOnBattlefield>) -> bool {
     died.is_some_and(|d| d.face_down) || game.obj(dead).chars.types.contains(&crate::cards::def::CardType::Creature)
 }

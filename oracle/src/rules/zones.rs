@@ -103,6 +103,7 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
     o.object_no += 1;
     o.known = knowledge;
     o.counters = 0;
+    o.flags = Default::default();
     if from == ZoneRef::Battlefield {
         o.last_controller = o.controller;
     }

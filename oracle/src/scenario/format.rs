@@ -125,6 +125,10 @@ pub struct CardSetup {
     /// (708.2a), a card exiled face down has no characteristics (406.3a).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub face_down: bool,
+    /// In a graveyard: the card has gained flashback from an effect (Recoup, Snapcaster Mage);
+    /// its flashback cost is its mana cost (CR 702.34a).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gains_flashback: bool,
 }
 
 /// The map form of [`CardSetup`].
@@ -148,6 +152,9 @@ struct CardSetupFull {
     /// Face down (battlefield or exile only).
     #[serde(default)]
     face_down: bool,
+    /// Has gained flashback (graveyard only).
+    #[serde(default)]
+    gains_flashback: bool,
 }
 
 impl JsonSchema for CardSetup {
@@ -180,6 +187,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     controller: None,
                     known_to: Vec::new(),
                     face_down: false,
+                    gains_flashback: false,
                 })
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CardSetup, A::Error> {
@@ -191,6 +199,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     controller: f.controller,
                     known_to: f.known_to,
                     face_down: f.face_down,
+                    gains_flashback: f.gains_flashback,
                 })
             }
         }
@@ -214,6 +223,15 @@ pub enum Step {
         /// Target card ids or player names, in the order the card lists its targets.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         targets: Vec<String>,
+        /// Cast from the graveyard with flashback (CR 702.34a).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        flashback: bool,
+        /// The value chosen for X (CR 107.3), for a card with `{X}` in its mana cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        x: Option<u32>,
+        /// The card discarded to pay the spell's additional cost (CR 601.2f).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        discard: Option<String>,
     },
     /// Activate an ability by name, e.g. `plainscycling`.
     Activate {
@@ -223,6 +241,15 @@ pub enum Step {
         card: String,
         /// The ability's name.
         ability: String,
+        /// The value chosen for X.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        x: Option<u32>,
+        /// The permanent sacrificed to pay a "sacrifice a …" cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sacrifice: Option<String>,
+        /// The card discarded to pay a "discard a …" cost.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        discard: Option<String>,
     },
     /// Resolve the top object of the stack.
     Resolve,
@@ -245,6 +272,27 @@ pub enum Step {
     Exile {
         /// Card id.
         card: String,
+    },
+    /// A player discards a card from their hand, told to by something outside the scenario.
+    Discard {
+        /// Who discards.
+        player: String,
+        /// Card id.
+        card: String,
+    },
+    /// Permanents are put into their owners' graveyards from the battlefield at the same time,
+    /// by something outside the scenario (replacement effects apply, CR 701.24g).
+    ToGraveyard {
+        /// Card ids.
+        cards: Vec<String>,
+    },
+    /// A step the rules forbid: the oracle checks it is refused for the stated clause, nothing
+    /// happens, and an engine must refuse it too (logging a `refused` event).
+    Attempt {
+        /// The forbidden step.
+        step: Box<Step>,
+        /// The clause that forbids it, e.g. `702.29f`.
+        refused: String,
     },
 }
 
@@ -284,6 +332,46 @@ pub enum ScriptedDecision {
         player: String,
         /// The card id.
         card: String,
+    },
+    /// Whether a draw is replaced by dredge (702.52a), and with which card (omitted: draw).
+    Dredge {
+        /// Who draws.
+        player: String,
+        /// The card with dredge returned to hand.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+    },
+    /// The cards a player discards (701.9b), for an effect or an additional cost.
+    Discard {
+        /// Who discards.
+        player: String,
+        /// Card ids.
+        cards: Vec<String>,
+    },
+    /// A chosen card name (709.4a).
+    Name {
+        /// Who names.
+        player: String,
+        /// The name.
+        name: String,
+    },
+    /// A spell cast from a graveyard as part of an effect (Jetsam), or none.
+    Cast {
+        /// Who casts.
+        player: String,
+        /// The card id (omitted: cast nothing).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        /// The half, for a split card.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        face: Option<String>,
+    },
+    /// The targets of a triggered ability (603.3d), card ids and player names in order.
+    Targets {
+        /// The ability's controller.
+        player: String,
+        /// The targets.
+        targets: Vec<String>,
     },
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use crate::cards::def::{CardDef, UnmodelledWhen};
 use crate::cards::{CardPool, closest};
-use crate::model::{Game, LibraryShape, Obj, ObjId, Player, PlayerId, ZoneRef};
+use crate::model::{Game, LibraryShape, Obj, ObjFlags, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
 use crate::rules::characteristics::{card_chars, face_down_chars};
 use crate::rules::zones::{can_enter_battlefield, default_knowledge};
@@ -206,7 +206,14 @@ impl<'a> Builder<'a> {
             pool: base.clone(),
             base,
             names: Vec::new(),
-            game: Game { players: Vec::new(), objs: Vec::new(), zones: BTreeMap::new(), shapes: Vec::new() },
+            game: Game {
+                players: Vec::new(),
+                objs: Vec::new(),
+                zones: BTreeMap::new(),
+                shapes: Vec::new(),
+                token_defs: base.token_defs(),
+                tokens_made: 0,
+            },
             ids: BTreeMap::new(),
             chars: BTreeMap::new(),
             next_suffix: BTreeMap::new(),
@@ -409,6 +416,7 @@ impl<'a> Builder<'a> {
             object_no: 0,
             known,
             counters: 0,
+            flags: ObjFlags { granted_flashback: c.gains_flashback, ..ObjFlags::default() },
         });
         self.game.zone_mut(zone).push(obj);
         self.ids.insert(id, obj);
@@ -417,7 +425,7 @@ impl<'a> Builder<'a> {
 
     fn action(&self, step: &Step, path: &str) -> Result<Action, BuildError> {
         Ok(match step {
-            Step::Cast { player, card, face, targets } => {
+            Step::Cast { player, card, face, targets, flashback, x, discard } => {
                 let player = self.player(player, &format!("{path}.cast.player"))?;
                 let obj = self.card(card, &format!("{path}.cast.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -461,9 +469,13 @@ impl<'a> Builder<'a> {
                         }
                     })
                     .collect::<Result<Vec<_>, _>>()?;
-                Action::Cast { player, card: obj, face, targets }
+                let discard = match discard {
+                    Some(d) => Some(self.card(d, &format!("{path}.cast.discard"))?),
+                    None => None,
+                };
+                Action::Cast { player, card: obj, face, targets, flashback: *flashback, x: *x, discard }
             }
-            Step::Activate { player, card, ability } => {
+            Step::Activate { player, card, ability, x, sacrifice, discard } => {
                 let player = self.player(player, &format!("{path}.activate.player"))?;
                 let obj = self.card(card, &format!("{path}.activate.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -481,7 +493,33 @@ impl<'a> Builder<'a> {
                         ),
                     )
                 })?;
-                Action::Activate { player, card: obj, ability: index }
+                let sacrifice = match sacrifice {
+                    Some(c) => Some(self.card(c, &format!("{path}.activate.sacrifice"))?),
+                    None => None,
+                };
+                let discard = match discard {
+                    Some(c) => Some(self.card(c, &format!("{path}.activate.discard"))?),
+                    None => None,
+                };
+                Action::Activate { player, card: obj, ability: index, x: *x, sacrifice, discard }
+            }
+            Step::Discard { player, card } => Action::Discard(
+                self.player(player, &format!("{path}.discard.player"))?,
+                self.card(card, &format!("{path}.discard.card"))?,
+            ),
+            Step::ToGraveyard { cards } => Action::ToGraveyard(
+                cards
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| self.card(c, &format!("{path}.to_graveyard.cards[{k}]")))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            Step::Attempt { step, refused } => {
+                if matches!(**step, Step::Attempt { .. }) {
+                    return Err((format!("{path}.attempt.step"), "an attempt can't wrap another attempt".into()));
+                }
+                let inner = self.action(step, &format!("{path}.attempt.step"))?;
+                Action::Attempt { action: Box::new(inner), clause: refused.clone() }
             }
             Step::Resolve => Action::Resolve,
             Step::ResolveAll => Action::ResolveAll,
@@ -502,26 +540,124 @@ impl<'a> Builder<'a> {
                     .map(|(k, c)| self.card(c, &format!("{path}.search.find[{k}]")))
                     .collect::<Result<_, _>>()?,
                 accept: true,
+                name: None,
+                face: None,
+                targets: Vec::new(),
             },
             ScriptedDecision::May { player, accept } => ScriptEntry {
                 kind: ScriptKind::May,
                 player: self.player(player, &format!("{path}.may.player"))?,
                 cards: Vec::new(),
                 accept: *accept,
+                name: None,
+                face: None,
+                targets: Vec::new(),
             },
             ScriptedDecision::Choose { player, card } => ScriptEntry {
                 kind: ScriptKind::Choose,
                 player: self.player(player, &format!("{path}.choose.player"))?,
                 cards: vec![self.card(card, &format!("{path}.choose.card"))?],
                 accept: true,
+                name: None,
+                face: None,
+                targets: Vec::new(),
             },
             ScriptedDecision::Sacrifice { player, card } => ScriptEntry {
                 kind: ScriptKind::Sacrifice,
                 player: self.player(player, &format!("{path}.sacrifice.player"))?,
                 cards: vec![self.card(card, &format!("{path}.sacrifice.card"))?],
                 accept: true,
+                name: None,
+                face: None,
+                targets: Vec::new(),
+            },
+            ScriptedDecision::Dredge { player, card } => ScriptEntry {
+                kind: ScriptKind::Dredge,
+                player: self.player(player, &format!("{path}.dredge.player"))?,
+                cards: match card {
+                    Some(c) => vec![self.card(c, &format!("{path}.dredge.card"))?],
+                    None => Vec::new(),
+                },
+                accept: card.is_some(),
+                name: None,
+                face: None,
+                targets: Vec::new(),
+            },
+            ScriptedDecision::Discard { player, cards } => ScriptEntry {
+                kind: ScriptKind::Discard,
+                player: self.player(player, &format!("{path}.discard.player"))?,
+                cards: cards
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| self.card(c, &format!("{path}.discard.cards[{k}]")))
+                    .collect::<Result<_, _>>()?,
+                accept: true,
+                name: None,
+                face: None,
+                targets: Vec::new(),
+            },
+            ScriptedDecision::Name { player, name } => ScriptEntry {
+                kind: ScriptKind::Name,
+                player: self.player(player, &format!("{path}.name.player"))?,
+                cards: Vec::new(),
+                accept: true,
+                name: Some(name.clone()),
+                face: None,
+                targets: Vec::new(),
+            },
+            ScriptedDecision::Cast { player, card, face } => {
+                let obj = match card {
+                    Some(c) => Some(self.card(c, &format!("{path}.cast.card"))?),
+                    None => None,
+                };
+                let face = match (obj, face) {
+                    (Some(o), Some(f)) => {
+                        let def = &self.game.obj(o).def;
+                        Some(def.split.iter().position(|h| &h.name == f).ok_or_else(|| {
+                            (format!("{path}.cast.face"), format!("`{f}` is not a half of {}", def.name))
+                        })?)
+                    }
+                    _ => None,
+                };
+                ScriptEntry {
+                    kind: ScriptKind::Cast,
+                    player: self.player(player, &format!("{path}.cast.player"))?,
+                    cards: obj.into_iter().collect(),
+                    accept: obj.is_some(),
+                    name: None,
+                    face,
+                    targets: Vec::new(),
+                }
+            }
+            ScriptedDecision::Targets { player, targets } => ScriptEntry {
+                kind: ScriptKind::Targets,
+                player: self.player(player, &format!("{path}.targets.player"))?,
+                cards: Vec::new(),
+                accept: true,
+                name: None,
+                face: None,
+                targets: targets
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| self.target(t, &format!("{path}.targets.targets[{k}]")))
+                    .collect::<Result<_, _>>()?,
             },
         })
+    }
+
+    fn target(&self, t: &str, tp: &str) -> Result<TargetChoice, BuildError> {
+        if let Some(p) = self.names.iter().position(|n| n == t) {
+            Ok(TargetChoice::Player(p))
+        } else if let Some(&o) = self.ids.get(t) {
+            Ok(TargetChoice::Obj(o, 0))
+        } else {
+            let all = self.names.iter().chain(self.ids.keys()).map(String::as_str);
+            let hint = closest(t, all).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+            Err((
+                tp.to_string(),
+                format!("`{t}` is neither a card id nor a player{hint}; players are {}", self.names.join(", ")),
+            ))
+        }
     }
 
     fn zone(&self, name: &str, path: &str) -> Result<ZoneRef, BuildError> {

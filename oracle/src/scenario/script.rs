@@ -16,6 +16,16 @@ pub enum ScriptKind {
     Choose,
     /// A sacrificed permanent.
     Sacrifice,
+    /// A dredge choice.
+    Dredge,
+    /// Discarded cards.
+    Discard,
+    /// A card name.
+    Name,
+    /// A spell cast during a resolution.
+    Cast,
+    /// Targets of a triggered ability.
+    Targets,
 }
 
 /// One scripted decision, resolved to objects.
@@ -29,6 +39,12 @@ pub struct ScriptEntry {
     pub cards: Vec<usize>,
     /// For `may`.
     pub accept: bool,
+    /// For `name`.
+    pub name: Option<String>,
+    /// For `cast`: the half of a split card.
+    pub face: Option<usize>,
+    /// For `targets`.
+    pub targets: Vec<crate::sim::TargetChoice>,
 }
 
 /// Answers decisions from a script, and the rest with `inner`.
@@ -59,6 +75,11 @@ fn kind_of(d: &Decision) -> Option<ScriptKind> {
         Decision::Find { .. } => Some(ScriptKind::Search),
         Decision::ChooseCard { .. } => Some(ScriptKind::Choose),
         Decision::Sacrifice { .. } => Some(ScriptKind::Sacrifice),
+        Decision::Dredge { .. } => Some(ScriptKind::Dredge),
+        Decision::Discard { .. } => Some(ScriptKind::Discard),
+        Decision::Name { .. } => Some(ScriptKind::Name),
+        Decision::CastFree { .. } => Some(ScriptKind::Cast),
+        Decision::Targets { .. } => Some(ScriptKind::Targets),
         Decision::Random { .. } | Decision::OrderTriggers { .. } => None,
     }
 }
@@ -78,6 +99,23 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                     (ScriptKind::May, _) => Choice::Bool(e.accept),
                     (ScriptKind::Search, Decision::Find { parts, looked_at, cap, .. }) => {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
+                    }
+                    (ScriptKind::Name, _) => Choice::Name(e.name.clone().unwrap_or_default()),
+                    (ScriptKind::Cast, _) => Choice::Cast(e.cards.first().map(|&c| (c, e.face))),
+                    (ScriptKind::Targets, Decision::Targets { options, .. }) => {
+                        // Object numbers are the ones the objects have now.
+                        let chosen: Vec<crate::sim::TargetChoice> = e
+                            .targets
+                            .iter()
+                            .map(|t| match *t {
+                                crate::sim::TargetChoice::Obj(o, _) => {
+                                    crate::sim::TargetChoice::Obj(o, game.obj(o).object_no)
+                                }
+                                other => other,
+                            })
+                            .collect();
+                        let _ = options;
+                        Choice::Targets(chosen)
                     }
                     _ => Choice::Cards(e.cards.clone()),
                 };

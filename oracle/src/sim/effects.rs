@@ -33,6 +33,10 @@ pub(super) struct Ctx {
     chosen: Option<ObjId>,
     chosen_names: Option<Vec<String>>,
     triggering_player: Option<PlayerId>,
+    /// The source's object number when the spell or ability was put on the stack.
+    pub(super) source_no: u32,
+    /// The value of X.
+    pub(super) x: u32,
 }
 
 impl Ctx {
@@ -42,7 +46,17 @@ impl Ctx {
         targets: Vec<TargetChoice>,
         triggering_player: Option<PlayerId>,
     ) -> Self {
-        Ctx { source, controller, targets, target_lki: None, chosen: None, chosen_names: None, triggering_player }
+        Ctx {
+            source,
+            controller,
+            targets,
+            target_lki: None,
+            chosen: None,
+            chosen_names: None,
+            triggering_player,
+            source_no: 0,
+            x: 0,
+        }
     }
 
     /// Last known information about the first target (608.2h): if it has left the battlefield,
@@ -86,7 +100,9 @@ impl Sim<'_> {
     /// The object a `CardRef` names, if it is still the same object (400.7).
     fn object(&self, ctx: &Ctx, r: CardRef) -> Option<ObjId> {
         match r {
-            CardRef::This => Some(ctx.source),
+            // "this" is the source only while it is the same object (400.7): a card exiled from a
+            // graveyard in response is a new object the ability can't find.
+            CardRef::This => (self.game.obj(ctx.source).object_no == ctx.source_no).then_some(ctx.source),
             CardRef::Chosen => ctx.chosen,
             CardRef::Target => match ctx.targets.first() {
                 Some(TargetChoice::Obj(obj, no)) if self.game.obj(*obj).object_no == *no => Some(*obj),
@@ -214,6 +230,226 @@ impl Sim<'_> {
                     self.put_into_graveyard_from_battlefield(card, "701.21a");
                 }
             }
+            Effect::Mill { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    self.mill(p, *count)?;
+                }
+            }
+            Effect::Investigate => {
+                let Some(clue) = crate::rules::tokens::clue(&self.game) else {
+                    return Err(SimError::Unsupported {
+                        step: self.step,
+                        message: "the card pool has no Clue token".into(),
+                    });
+                };
+                self.create_token(clue, ctx.controller);
+            }
+            Effect::RevealTop { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    let cards = self.top_cards(p, *count as usize, "reveal")?;
+                    self.reveal_cards(p, &cards, "701.20a");
+                }
+            }
+            Effect::LookAtTop { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    let cards = self.top_cards(p, *count as usize, "look")?;
+                    self.look_at_cards(p, &cards);
+                }
+            }
+            Effect::ReorderTop { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    let cards = self.top_cards(p, *count as usize, "look")?;
+                    self.look_at_cards(p, &cards);
+                    // 701.20d: the reordered cards are new objects, no longer revealed; 401.4:
+                    // their owner chose the order, which the oracle leaves open.
+                    let k = cards.len();
+                    let zone = ZoneRef::Library(p);
+                    let list = self.game.zone_mut(zone);
+                    list.retain(|o| !cards.contains(o));
+                    for (i, &c) in cards.iter().enumerate() {
+                        list.insert(i, c);
+                    }
+                    let rest = self.game.zone(zone).len() - k;
+                    let mut shape = crate::model::LibraryShape::ordered(0);
+                    shape.top_groups = if k > 0 { vec![k] } else { Vec::new() };
+                    let old = self.game.shapes[p].clone();
+                    // Positions below the reordered cards keep what was fixed about them.
+                    let below_fixed = old.top_fixed().saturating_sub(k);
+                    let _ = rest;
+                    shape.top_groups.extend(std::iter::repeat_n(1, below_fixed));
+                    shape.bottom_fixed = old.bottom_fixed;
+                    self.game.shapes[p] = shape;
+                    for &c in &cards {
+                        crate::rules::reveal::reordered(&mut self.game, c, p);
+                    }
+                }
+            }
+            Effect::ShuffleInto(r) => {
+                let owner = match r {
+                    CardRef::This => self.game.obj(ctx.source).owner,
+                    _ => match self.object(ctx, *r) {
+                        Some(o) => self.game.obj(o).owner,
+                        None => ctx.target_lki.as_ref().map_or(ctx.controller, |l| l.owner),
+                    },
+                };
+                if let Some(obj) = self.object(ctx, *r) {
+                    let o = self.game.obj(obj);
+                    if o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile {
+                        // 702.34a: a flashback spell is exiled instead of going anywhere else.
+                        self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
+                    } else {
+                        self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "701.24c");
+                    }
+                }
+                // 701.24c: the library is shuffled even if the object isn't where it was expected.
+                self.shuffle(owner);
+            }
+            Effect::ShuffleTargetCardsInto => {
+                let Some(player) = ctx.targets.iter().find_map(|t| match t {
+                    TargetChoice::Player(p) => Some(*p),
+                    TargetChoice::Obj(..) => None,
+                }) else {
+                    return Err(SimError::Unsupported {
+                        step: self.step,
+                        message: "the instruction needs a target player".into(),
+                    });
+                };
+                let cards: Vec<ObjId> = ctx
+                    .targets
+                    .iter()
+                    .filter_map(|t| match *t {
+                        TargetChoice::Obj(o, no)
+                            if self.game.obj(o).object_no == no
+                                && self.game.obj(o).zone == ZoneRef::Graveyard(player) =>
+                        {
+                            Some(o)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                for c in cards {
+                    self.move_card(c, ZoneRef::Library(player), Position::Bottom, 0, "701.24d");
+                }
+                // 701.24d: shuffled even when the set of cards is empty.
+                self.shuffle(player);
+            }
+            Effect::Counter(r) => {
+                if let Some(obj) = self.object(ctx, *r)
+                    && self.game.obj(obj).zone == ZoneRef::Stack
+                    && self.remove_spell(obj)
+                {
+                    self.to_graveyard(obj, false, "701.6a");
+                }
+            }
+            Effect::ExileUntilSourceLeaves(r) => {
+                let src = self.game.obj(ctx.source);
+                // 610.3b: if the source has already left the battlefield, nothing is exiled.
+                if src.zone != ZoneRef::Battlefield || src.object_no != ctx.source_no {
+                    return Ok(());
+                }
+                if let Some(obj) = self.object(ctx, *r) {
+                    self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "610.3");
+                    self.game.objs[obj].flags.exiled_until = Some((ctx.source, ctx.source_no));
+                }
+            }
+            Effect::GainLife { player, amount } => {
+                for p in self.players(ctx, *player)? {
+                    self.gain_life(p, *amount);
+                }
+            }
+            Effect::GainLifeX => {
+                let (p, x) = (ctx.controller, ctx.x);
+                self.gain_life(p, x);
+            }
+            Effect::GainLifeForEach { player, filter } => {
+                for p in self.players(ctx, *player)? {
+                    // 709.2: a split card is one card, counted once.
+                    let n = self
+                        .game
+                        .zone(ZoneRef::Graveyard(p))
+                        .iter()
+                        .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
+                        .count();
+                    self.gain_life(p, n as u32);
+                }
+            }
+            Effect::DrawX => {
+                let p = ctx.controller;
+                for _ in 0..ctx.x {
+                    if self.game.zone(ZoneRef::Library(p)).is_empty() {
+                        break;
+                    }
+                    self.draw(p)?;
+                }
+            }
+            Effect::Discard { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    let options = self.game.zone(ZoneRef::Hand(p)).to_vec();
+                    let n = (*count as usize).min(options.len());
+                    if n == 0 {
+                        continue;
+                    }
+                    let decision = Decision::Discard { player: p, options: options.clone(), count: n };
+                    let chosen = match self.decide(&decision)? {
+                        Choice::Cards(c)
+                            if c.len() == n
+                                && c.iter().all(|o| options.contains(o))
+                                && c.iter().collect::<BTreeSet<_>>().len() == n =>
+                        {
+                            c
+                        }
+                        other => {
+                            let listed = options.iter().map(|&o| self.id(o)).collect();
+                            return Err(self.illegal(
+                                Violation::new("701.9b", format!("{other:?} is not {n} different cards from the hand")),
+                                listed,
+                            ));
+                        }
+                    };
+                    for c in chosen {
+                        self.discard(p, c, false);
+                    }
+                }
+            }
+            Effect::CastFromGraveyards { from, filter, exile_instead_of_graveyard } => {
+                for p in self.players(ctx, *from)? {
+                    self.cast_from_graveyard(ctx.controller, p, filter, *exile_instead_of_graveyard)?;
+                }
+            }
+            Effect::NameCard { player, filter } => {
+                let p = self.players(ctx, *player)?[0];
+                let options = crate::rules::naming::nameable(&self.game, filter);
+                let name = match self.decide(&Decision::Name { player: p, options: options.clone() })? {
+                    Choice::Name(n) => n,
+                    other => {
+                        return Err(
+                            self.illegal(Violation::new("709.4a", format!("{other:?} is not a card name")), options)
+                        );
+                    }
+                };
+                if let Err(v) = crate::rules::naming::check_name(&self.game, &name, filter) {
+                    return Err(self.illegal(v, options));
+                }
+                ctx.chosen = None;
+                ctx.chosen_names = Some(vec![name.clone()]);
+                let who = self.pname(p);
+                self.emit(Event::Named { player: who, name }, "709.4a");
+            }
+            Effect::MinusCounterOnEachCreature => {
+                let any = self
+                    .game
+                    .zone(ZoneRef::Battlefield)
+                    .iter()
+                    .any(|&o| self.game.obj(o).chars.types.contains(&crate::cards::def::CardType::Creature));
+                if any {
+                    return Err(SimError::Unsupported {
+                        step: self.step,
+                        message:
+                            "-1/-1 counters on creatures need toughness and state-based actions, which aren't modelled"
+                                .into(),
+                    });
+                }
+            }
             Effect::AddCounters { count, optional } => {
                 let source = ctx.source;
                 if self.game.obj(source).zone != ZoneRef::Battlefield {
@@ -231,6 +467,107 @@ impl Sim<'_> {
             }
         }
         Ok(())
+    }
+
+    fn gain_life(&mut self, p: PlayerId, amount: u32) {
+        let gain = i32::try_from(amount).unwrap_or(i32::MAX);
+        self.game.players[p].life = self.game.players[p].life.saturating_add(gain);
+        let player = self.pname(p);
+        self.emit(Event::GainedLife { player, amount }, "119.1");
+    }
+
+    /// Jetsam: `caster` may cast one spell from `from`'s graveyard without paying its mana cost,
+    /// as part of the resolution (seed 003 ruling R003-09: now or never; timing ignored).
+    fn cast_from_graveyard(
+        &mut self,
+        caster: PlayerId,
+        from: PlayerId,
+        filter: &crate::effects::Filter,
+        exile_instead: bool,
+    ) -> Result<(), SimError> {
+        use crate::rules::casting::{castable_faces, is_castable, spell_matches};
+        let mut options = Vec::new();
+        for &o in self.game.zone(ZoneRef::Graveyard(from)) {
+            let def = &self.game.obj(o).def;
+            for face in castable_faces(def) {
+                if is_castable(def, face)
+                    && spell_matches(def, face, filter)
+                    && self.additional_cost_payable(caster, o, face)
+                {
+                    options.push((o, face));
+                }
+            }
+        }
+        if options.is_empty() {
+            return Ok(());
+        }
+        let decision = Decision::CastFree { player: caster, from, options: options.clone() };
+        let (card, face) = match self.decide(&decision)? {
+            Choice::Cast(None) => return Ok(()),
+            Choice::Cast(Some(c)) if options.contains(&c) => c,
+            other => {
+                let listed = options.iter().map(|&(o, _)| self.id(o)).collect();
+                return Err(self.illegal(
+                    Violation::new("601.2", format!("{other:?} is not a spell that may be cast this way")),
+                    listed,
+                ));
+            }
+        };
+        let def = self.game.obj(card).def.clone();
+        let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
+        if cast_face.spell.as_ref().is_some_and(|s| !s.targets.is_empty()) {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: format!("choosing targets for {} cast during a resolution is not modelled", cast_face.name),
+            });
+        }
+        // 601.2f: a required additional cost must be paid; an optional one may be.
+        let discard = match cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone()) {
+            None => None,
+            Some(cost) => {
+                let payable: Vec<ObjId> = self
+                    .game
+                    .zone(ZoneRef::Hand(caster))
+                    .iter()
+                    .copied()
+                    .filter(|&d| {
+                        d != card && crate::rules::discard::check_discard_cost(&self.game, d, &cost.discard).is_ok()
+                    })
+                    .collect();
+                let decision =
+                    Decision::Discard { player: caster, options: payable.clone(), count: usize::from(!cost.optional) };
+                match self.decide(&decision)? {
+                    Choice::Cards(c) if c.is_empty() && cost.optional => None,
+                    Choice::Cards(c) if c.len() == 1 && payable.contains(&c[0]) => Some(c[0]),
+                    other => {
+                        let listed = payable.iter().map(|&o| self.id(o)).collect();
+                        return Err(self.illegal(
+                            Violation::new("601.2f", format!("{other:?} doesn't pay the additional cost")),
+                            listed,
+                        ));
+                    }
+                }
+            }
+        };
+        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard)?;
+        if exile_instead {
+            self.game.objs[card].flags.graveyard_to_exile = true;
+        }
+        Ok(())
+    }
+
+    /// Whether a required additional cost of the half could be paid by `caster` now.
+    fn additional_cost_payable(&self, caster: PlayerId, card: ObjId, face: Option<usize>) -> bool {
+        let def = &self.game.obj(card).def;
+        let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+        match f.spell.as_ref().and_then(|s| s.additional_cost.as_ref()) {
+            Some(cost) if !cost.optional => {
+                self.game.zone(ZoneRef::Hand(caster)).iter().any(|&d| {
+                    d != card && crate::rules::discard::check_discard_cost(&self.game, d, &cost.discard).is_ok()
+                })
+            }
+            _ => true,
+        }
     }
 
     fn yes_no(&mut self, decision: &Decision) -> Result<bool, SimError> {
@@ -258,7 +595,7 @@ impl Sim<'_> {
     }
 
     /// Shuffles and records it (701.24a), then triggers "whenever … shuffles" abilities (701.24e).
-    fn shuffle(&mut self, player: PlayerId) {
+    pub(crate) fn shuffle(&mut self, player: PlayerId) {
         shuffle_library(&mut self.game, player);
         let library = self.pname(player);
         self.emit(Event::Shuffled { library }, "701.24a");
@@ -351,6 +688,16 @@ impl Sim<'_> {
                 self.emit(Event::Revealed { player, cards }, "701.23e");
             }
             let shuffles = specs.iter().any(|s| s.shuffle);
+            // Seed 003 (R003-01): a replacement that mills while a card enters from a library
+            // doesn't mill the cards entering from it, though they are still there.
+            let entering: Vec<ObjId> = specs
+                .iter()
+                .zip(found)
+                .filter(|(s, _)| s.to == Destination::Battlefield)
+                .flat_map(|(_, f)| f.iter().copied())
+                .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
+                .collect();
+            self.apply_as_enters(&entering, *searcher)?;
             let mut to_top = Vec::new();
             for (spec, cards) in specs.iter().zip(found) {
                 let seen = bit(*searcher) | if spec.reveal { self.game.everyone() } else { 0 };

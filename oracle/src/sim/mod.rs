@@ -6,23 +6,25 @@
 //! three go through the same checks, which is what keeps the judge and the explorer in agreement;
 //! the property tests in `tests/agreement.rs` check that they do.
 
+mod cast;
 mod effects;
+mod moves;
 
 use std::collections::BTreeMap;
 
-use crate::cards::def::{CardType, UnmodelledWhen};
-use crate::effects::{Effect, Target};
+use crate::cards::def::CardType;
+use crate::effects::Effect;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
 use crate::rules::Violation;
 use crate::rules::apnap::bit;
-use crate::rules::characteristics::matches;
+use crate::rules::casting::CastMode;
 use crate::rules::search::PartPlan;
 use crate::rules::shuffle::library_segments;
 use crate::rules::triggers::{
     Happening, LastOnBattlefield, PendingTrigger, apnap_groups, is_stack_order, triggered_by,
 };
-use crate::rules::zones::{Position, is_permanent_type, move_object};
+use crate::rules::zones::{Position, is_permanent_type};
 
 /// A target as chosen when a spell is cast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +38,7 @@ pub enum TargetChoice {
 /// One scenario step, resolved to game objects.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
-    /// Cast a spell from hand (CR 701.5, 601).
+    /// Cast a spell from hand, or from the graveyard with flashback (CR 701.5, 601, 702.34a).
     Cast {
         /// Caster.
         player: PlayerId,
@@ -46,6 +48,12 @@ pub enum Action {
         face: Option<usize>,
         /// Targets, in the order the card lists them.
         targets: Vec<TargetChoice>,
+        /// Cast with flashback from the graveyard.
+        flashback: bool,
+        /// The value of X.
+        x: Option<u32>,
+        /// The card discarded for the additional cost.
+        discard: Option<ObjId>,
     },
     /// Activate an ability of a card (602), e.g. typecycling from hand.
     Activate {
@@ -55,6 +63,23 @@ pub enum Action {
         card: ObjId,
         /// Index into the card's abilities.
         ability: usize,
+        /// The value of X.
+        x: Option<u32>,
+        /// The permanent sacrificed for a "sacrifice a …" cost.
+        sacrifice: Option<ObjId>,
+        /// The card discarded for a "discard a …" cost.
+        discard: Option<ObjId>,
+    },
+    /// A player discards a card (701.9a).
+    Discard(PlayerId, ObjId),
+    /// Permanents go to their owners' graveyards from the battlefield at once.
+    ToGraveyard(Vec<ObjId>),
+    /// An action the rules forbid, refused for `clause`.
+    Attempt {
+        /// The action.
+        action: Box<Action>,
+        /// The clause expected to forbid it.
+        clause: String,
     },
     /// Resolve the top object of the stack (608).
     Resolve,
@@ -116,6 +141,49 @@ pub enum Decision {
         /// Each trigger's source, event, and triggering player.
         triggers: Vec<(ObjId, &'static str, Option<PlayerId>)>,
     },
+    /// Whether to dredge instead of drawing (702.52a), and with which card: answered with
+    /// `Cards` holding none or one of `options`.
+    Dredge {
+        /// Who would draw.
+        player: PlayerId,
+        /// Cards in their graveyard whose dredge N their library can pay (702.52b).
+        options: Vec<ObjId>,
+    },
+    /// Which cards to discard (701.9b: the discarding player chooses), answered with `Cards`.
+    Discard {
+        /// Who discards.
+        player: PlayerId,
+        /// Cards that may be discarded.
+        options: Vec<ObjId>,
+        /// How many.
+        count: usize,
+    },
+    /// A card name (709.4a: one half's name for a split card), answered with `Name`.
+    Name {
+        /// Who names.
+        player: PlayerId,
+        /// Names of cards in the game that may be named.
+        options: Vec<String>,
+    },
+    /// Whether to cast a spell from a graveyard as part of a resolving effect, and which
+    /// (card, half) — answered with `Cast`.
+    CastFree {
+        /// Who may cast.
+        player: PlayerId,
+        /// Whose graveyard.
+        from: PlayerId,
+        /// Castable cards, with the half for split cards.
+        options: Vec<(ObjId, Option<usize>)>,
+    },
+    /// Targets of a triggered ability as it goes on the stack (603.3d), answered with `Targets`.
+    Targets {
+        /// The ability's controller.
+        player: PlayerId,
+        /// The ability's source.
+        source: ObjId,
+        /// Every legal combination.
+        options: Vec<Vec<TargetChoice>>,
+    },
     /// Chance: which `count` cards of `from` are where a shuffled library's order put them
     /// (the top card drawn, the top N searched). Not a player's choice.
     Random {
@@ -138,7 +206,12 @@ impl Decision {
             | Decision::ChooseCard { player, .. }
             | Decision::Sacrifice { player, .. }
             | Decision::Random { player, .. }
-            | Decision::OrderTriggers { player, .. } => *player,
+            | Decision::OrderTriggers { player, .. }
+            | Decision::Dredge { player, .. }
+            | Decision::Discard { player, .. }
+            | Decision::Name { player, .. }
+            | Decision::CastFree { player, .. }
+            | Decision::Targets { player, .. } => *player,
             Decision::Find { searcher, .. } => *searcher,
         }
     }
@@ -155,6 +228,12 @@ pub enum Choice {
     Parts(Vec<Vec<ObjId>>),
     /// An order, as indexes, for [`Decision::OrderTriggers`].
     Order(Vec<usize>),
+    /// A card name, for [`Decision::Name`].
+    Name(String),
+    /// A spell to cast (card and split half), or none, for [`Decision::CastFree`].
+    Cast(Option<(ObjId, Option<usize>)>),
+    /// Targets, for [`Decision::Targets`].
+    Targets(Vec<TargetChoice>),
 }
 
 /// Why a simulation stopped.
@@ -192,6 +271,15 @@ pub enum SimError {
         /// What isn't modelled.
         message: String,
     },
+    /// The rules forbid the step (a cost that can't be paid, a card that can't be cast so).
+    Refused {
+        /// The step.
+        step: usize,
+        /// The clause that forbids it.
+        clause: &'static str,
+        /// Why.
+        message: String,
+    },
     /// Too many outcomes to enumerate.
     TooLarge(String),
     /// The decider had no answer (for example an observed log that lacks the event).
@@ -218,8 +306,24 @@ pub trait Decider {
 /// Something on the stack.
 #[derive(Debug, Clone)]
 enum StackItem {
-    Spell { obj: ObjId, face: Option<usize>, targets: Vec<TargetChoice>, controller: PlayerId },
-    Ability { source: ObjId, controller: PlayerId, effect: Vec<Effect>, triggering_player: Option<PlayerId> },
+    Spell {
+        obj: ObjId,
+        face: Option<usize>,
+        targets: Vec<TargetChoice>,
+        controller: PlayerId,
+        x: u32,
+    },
+    Ability {
+        source: ObjId,
+        /// The source's object number when the ability was put on the stack (400.7: "it" means
+        /// that object only).
+        source_no: u32,
+        controller: PlayerId,
+        effect: Vec<Effect>,
+        triggering_player: Option<PlayerId>,
+        targets: Vec<TargetChoice>,
+        x: u32,
+    },
 }
 
 /// What the rules did to one card, for attributing differences to a clause.
@@ -305,25 +409,8 @@ impl<'d> Sim<'d> {
     }
 
     /// Moves a card and logs it; `clause` is the rule or instruction responsible.
-    fn move_card(&mut self, obj: ObjId, to: ZoneRef, position: Position, seen_by: u8, clause: &'static str) {
-        let names = self.names();
-        let from = self.game.obj(obj).zone;
-        let to = move_object(&mut self.game, obj, to, position, seen_by);
-        let card = self.id(obj);
-        self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
-        self.last_move.insert(obj, MoveCause { clause, step: self.step });
-        if to == ZoneRef::Battlefield {
-            self.entered.push(obj);
-        }
-        // An unmodelled ability that would act at this move makes the run unsupported.
-        let def = &self.game.obj(obj).def;
-        let acts = |w: UnmodelledWhen| def.unmodelled_acts.contains(&w);
-        let hit = (to == ZoneRef::Battlefield && (acts(UnmodelledWhen::Enters) || acts(UnmodelledWhen::OnBattlefield)))
-            || (from == ZoneRef::Battlefield && acts(UnmodelledWhen::LeavesBattlefield));
-        if hit && self.refused.is_none() {
-            let why = def.unmodelled.clone().unwrap_or_default();
-            self.refused = Some(SimError::Unsupported { step: self.step, message: format!("{}: {why}", def.name) });
-        }
+    fn refused(&self, v: Violation) -> SimError {
+        SimError::Refused { step: self.step, clause: v.clause, message: v.message }
     }
 
     /// "When this enters" abilities trigger once the entering permanent has its controller.
@@ -339,18 +426,10 @@ impl<'d> Sim<'d> {
         self.pending.extend(triggered_by(&self.game, happening, died));
     }
 
-    /// A permanent dies: it goes to its owner's graveyard, and dies triggers look back at it.
-    pub(crate) fn put_into_graveyard_from_battlefield(&mut self, obj: ObjId, clause: &'static str) {
-        let o = self.game.obj(obj);
-        let last = LastOnBattlefield { controller: o.controller, face_down: o.face_down };
-        let owner = o.owner;
-        self.move_card(obj, ZoneRef::Graveyard(owner), Position::Top, 0, clause);
-        self.trigger(Happening::Died(obj), Some(last));
-    }
-
     /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
     /// in APNAP order, each player ordering their own. A `triggered` event is logged as each goes
-    /// on the stack, so the log shows the order.
+    /// on the stack, so the log shows the order. Targets are chosen then (603.3d); an ability
+    /// with no legal choice for a target is removed from the stack instead (and not logged).
     fn flush_triggers(&mut self) -> Result<(), SimError> {
         if let Some(e) = self.refused.take() {
             return Err(e);
@@ -377,14 +456,41 @@ impl<'d> Sim<'d> {
             };
             for i in order {
                 let t = group[i].clone();
+                let targets = if t.targets.is_empty() {
+                    Vec::new()
+                } else {
+                    let options = self.target_options(t.controller, &t.targets)?;
+                    if options.is_empty() {
+                        continue; // 603.3d: no legal targets, so it is removed from the stack.
+                    }
+                    let decision =
+                        Decision::Targets { player: t.controller, source: t.source, options: options.clone() };
+                    match self.decide(&decision)? {
+                        Choice::Targets(chosen) if options.contains(&chosen) => chosen,
+                        other => {
+                            let listed = options.iter().map(|o| self.describe_targets(o)).collect();
+                            return Err(self.illegal(
+                                Violation::new("603.3d", format!("{other:?} is not a legal choice of targets")),
+                                listed,
+                            ));
+                        }
+                    }
+                };
                 let (source, controller) = (self.id(t.source), self.pname(t.controller));
                 let player = t.triggering_player.map(|p| self.pname(p));
-                self.emit(Event::Triggered { source, controller, on: t.on.to_string(), player }, "603.3b");
+                let target_names = self.target_names(&targets);
+                self.emit(
+                    Event::Triggered { source, controller, on: t.on.to_string(), player, targets: target_names },
+                    "603.3b",
+                );
                 self.stack.push(StackItem::Ability {
                     source: t.source,
+                    source_no: t.source_no,
                     controller: t.controller,
                     effect: t.effect,
                     triggering_player: t.triggering_player,
+                    targets,
+                    x: 0,
                 });
             }
         }
@@ -393,8 +499,13 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets } => self.cast(*player, *card, *face, targets)?,
-            Action::Activate { player, card, ability } => self.activate(*player, *card, *ability)?,
+            Action::Cast { player, card, face, targets, flashback, x, discard } => {
+                let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
+                self.cast(*player, *card, *face, targets, mode, *x, *discard)?
+            }
+            Action::Activate { player, card, ability, x, sacrifice, discard } => {
+                self.activate(*player, *card, *ability, *x, *sacrifice, *discard)?
+            }
             Action::Resolve => self.resolve_top()?,
             Action::ResolveAll => {
                 let mut guard = 0;
@@ -415,8 +526,10 @@ impl<'d> Sim<'d> {
             }
             Action::Draw(player, count) => {
                 // Draws past the last card do nothing here (704.5b is not modelled).
-                let n = (*count as usize).min(self.game.zone(ZoneRef::Library(*player)).len());
-                for _ in 0..n {
+                for _ in 0..*count {
+                    if self.game.zone(ZoneRef::Library(*player)).is_empty() {
+                        break;
+                    }
                     self.draw(*player)?;
                 }
             }
@@ -425,17 +538,69 @@ impl<'d> Sim<'d> {
                 self.stack.retain(|item| !matches!(item, StackItem::Spell { obj: o, .. } if o == obj));
                 self.move_card(*obj, ZoneRef::Exile, Position::Top, 0, "701.13a")
             }
+            Action::Discard(player, obj) => {
+                let o = self.game.obj(*obj);
+                if o.zone != ZoneRef::Hand(*player) {
+                    return Err(self.invalid(format!(
+                        "{} can't be discarded by {}: it is not in their hand (701.9a)",
+                        o.id,
+                        self.pname(*player)
+                    )));
+                }
+                self.discard(*player, *obj, false);
+            }
+            Action::ToGraveyard(objs) => {
+                for &obj in objs {
+                    if self.game.obj(obj).zone != ZoneRef::Battlefield {
+                        return Err(self.invalid(format!("{} is not on the battlefield", self.id(obj))));
+                    }
+                }
+                self.to_graveyards_at_once(objs);
+            }
+            Action::Attempt { action, clause } => match self.act_refusable(action) {
+                Err(SimError::Refused { clause: c, message, .. }) if c == clause.as_str() => {
+                    let (player, card) = self.attempt_names(action);
+                    self.emit(Event::Refused { player, card }, c);
+                    let _ = message;
+                }
+                Err(SimError::Refused { clause: c, message, .. }) => {
+                    return Err(self.invalid(format!(
+                        "the step is refused, but by {c} ({message}), not by {clause} as the scenario says"
+                    )));
+                }
+                Err(e) => return Err(e),
+                Ok(()) => {
+                    return Err(self.invalid(format!(
+                        "the scenario expects this step to be refused by {clause}, but the rules allow it"
+                    )));
+                }
+            },
         }
         self.flush_triggers()
     }
 
-    /// 121.1: the top card goes to the hand. After a shuffle, which card is on top is chance.
-    fn draw(&mut self, player: PlayerId) -> Result<(), SimError> {
-        let Some(&card) = self.top_cards(player, 1, "draw")?.first() else {
-            return Ok(()); // An empty library: nothing to draw (704.5b is not modelled).
-        };
-        self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "121.1");
-        Ok(())
+    /// Runs an attempted action; the refusal checks come before any change to the game, so a
+    /// refused action leaves it as it was.
+    fn act_refusable(&mut self, action: &Action) -> Result<(), SimError> {
+        match action {
+            Action::Cast { player, card, face, targets, flashback, x, discard } => {
+                let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
+                self.cast(*player, *card, *face, targets, mode, *x, *discard)
+            }
+            Action::Activate { player, card, ability, x, sacrifice, discard } => {
+                self.activate(*player, *card, *ability, *x, *sacrifice, *discard)
+            }
+            _ => Err(self.invalid("only `cast` and `activate` steps can be attempted")),
+        }
+    }
+
+    fn attempt_names(&self, action: &Action) -> (String, String) {
+        match action {
+            Action::Cast { player, card, .. } | Action::Activate { player, card, .. } => {
+                (self.pname(*player), self.id(*card))
+            }
+            _ => (String::new(), String::new()),
+        }
     }
 
     /// The top `n` cards of a library. Where the oracle doesn't know the order within a segment
@@ -482,164 +647,95 @@ impl<'d> Sim<'d> {
         }
     }
 
-    fn cast(
-        &mut self,
-        player: PlayerId,
-        card: ObjId,
-        face: Option<usize>,
-        targets: &[TargetChoice],
-    ) -> Result<(), SimError> {
-        let o = self.game.obj(card);
-        if o.zone != ZoneRef::Hand(player) {
-            return Err(self.invalid(format!(
-                "{} can't be cast by {}: it is in {}, not in their hand",
-                o.id,
-                self.pname(player),
-                o.zone.display(&self.names())
-            )));
-        }
-        if o.def.is_split() && face.is_none() {
-            return Err(self.invalid(format!(
-                "{} is a split card: the step must say which half is cast (709.3), one of: {}",
-                o.id,
-                o.def.split.iter().map(|h| h.name.as_str()).collect::<Vec<_>>().join(", ")
-            )));
-        }
-        let def = o.def.clone();
-        let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
-        // Casting a card whose text isn't fully modelled would silently misread it (an enters
-        // trigger skipped, a spell that does nothing), so it is refused with the card's own note.
-        if let Some(why) = cast_face.unmodelled.as_ref().or(def.unmodelled.as_ref()) {
-            return Err(SimError::Unsupported { step: self.step, message: format!("{}: {why}", cast_face.name) });
-        }
-        if cast_face.spell.is_none() && !is_permanent(cast_face) {
-            return Err(SimError::Unsupported {
-                step: self.step,
-                message: format!("{} has no spell ability written in the card pool", cast_face.name),
-            });
-        }
-        // Targets are the objects as they are now (400.7): remember their current object numbers.
-        let targets: Vec<TargetChoice> = targets
-            .iter()
-            .map(|t| match *t {
-                TargetChoice::Obj(o, _) => TargetChoice::Obj(o, self.game.obj(o).object_no),
-                other => other,
-            })
-            .collect();
-        let wanted: &[Target] = cast_face.spell.as_ref().map_or(&[], |s| s.targets.as_slice());
-        if wanted.len() != targets.len() {
-            return Err(self.invalid(format!(
-                "{} needs {} target(s) but the step gives {}",
-                cast_face.name,
-                wanted.len(),
-                targets.len()
-            )));
-        }
-        for (spec, t) in wanted.iter().zip(&targets) {
-            if !self.target_legal(spec, *t, player) {
-                let what = match t {
-                    TargetChoice::Obj(o, _) => {
-                        let o = self.game.obj(*o);
-                        format!("{} ({}, in {})", o.id, o.def.name, o.zone.display(&self.names()))
-                    }
-                    TargetChoice::Player(p) => self.pname(*p),
-                };
-                return Err(self.invalid(format!(
-                    "{what} is not a legal target for {}: it needs {}",
-                    cast_face.name,
-                    crate::effects::describe_target(spec)
-                )));
-            }
-        }
-        let id = self.id(card);
-        let pname = self.pname(player);
-        self.emit(Event::Cast { player: pname, card: id, face: face.map(|_| cast_face.name.clone()) }, "701.5a");
-        self.move_card(card, ZoneRef::Stack, Position::Top, 0, "701.5a");
-        self.game.objs[card].controller = player;
-        self.stack.push(StackItem::Spell { obj: card, face, targets, controller: player });
-        Ok(())
-    }
-
-    fn target_legal(&self, spec: &Target, t: TargetChoice, caster: PlayerId) -> bool {
-        match (spec, t) {
-            (Target::Permanent(filter), TargetChoice::Obj(obj, no)) => {
-                let o = self.game.obj(obj);
-                o.zone == ZoneRef::Battlefield && o.object_no == no && matches(&o.chars, filter, None)
-            }
-            (Target::Player, TargetChoice::Player(_)) => true,
-            (Target::Opponent, TargetChoice::Player(p)) => p != caster,
-            _ => false,
-        }
-    }
-
-    fn activate(&mut self, player: PlayerId, card: ObjId, ability: usize) -> Result<(), SimError> {
-        let o = self.game.obj(card).clone();
-        let abilities: Vec<_> = o.def.faces().into_iter().flat_map(|f| f.abilities.iter()).collect();
-        let Some(ab) = abilities.get(ability).map(|a| (*a).clone()) else {
-            return Err(self.invalid(format!("{} has no ability number {ability}", o.id)));
-        };
-        if ab.discard_this && o.zone != ZoneRef::Hand(player) {
-            return Err(self.invalid(format!(
-                "{}'s {} is activated by discarding it from its owner's hand, but it is in {}",
-                o.id,
-                ab.name,
-                o.zone.display(&self.names())
-            )));
-        }
-        if !ab.discard_this && (o.zone != ZoneRef::Battlefield || o.controller != player) {
-            return Err(self.invalid(format!("{} is not a permanent {} controls", o.id, self.pname(player))));
-        }
-        let pname = self.pname(player);
-        self.emit(Event::Activated { player: pname, card: o.id.clone(), ability: ab.name.clone() }, "602.2");
-        if ab.discard_this {
-            // 701.9a: discarding moves the card from its owner's hand to their graveyard.
-            self.move_card(card, ZoneRef::Graveyard(o.owner), Position::Top, 0, "701.9a");
-        }
-        self.stack.push(StackItem::Ability {
-            source: card,
-            controller: player,
-            effect: ab.effect,
-            triggering_player: None,
-        });
-        Ok(())
-    }
-
     fn resolve_top(&mut self) -> Result<(), SimError> {
         let Some(item) = self.stack.pop() else {
             return Err(self.invalid("there is nothing on the stack to resolve"));
         };
         match item {
-            StackItem::Ability { source, controller, effect, triggering_player } => {
-                let mut ctx = effects::Ctx::new(source, controller, Vec::new(), triggering_player);
-                self.run_effects(&mut ctx, &effect)?;
+            StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x } => {
+                // 608.2b: an ability whose every target has become illegal doesn't resolve.
+                let all_illegal = !targets.is_empty() && targets.iter().all(|t| !self.still_legal(*t));
+                if !all_illegal {
+                    let mut ctx = effects::Ctx::new(source, controller, targets, triggering_player);
+                    ctx.source_no = source_no;
+                    ctx.x = x;
+                    ctx.capture_target(&self.game);
+                    self.run_effects(&mut ctx, &effect)?;
+                }
             }
-            StackItem::Spell { obj, face, targets, controller } => {
+            StackItem::Spell { obj, face, targets, controller, x } => {
                 let def = self.game.obj(obj).def.clone();
                 let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
                 let spell = cast_face.spell.clone();
                 // 608.2b: a spell whose every target has become illegal doesn't resolve.
                 let all_illegal = spell.as_ref().is_some_and(|s| {
                     !s.targets.is_empty()
-                        && s.targets.iter().zip(&targets).all(|(spec, t)| !self.target_legal(spec, *t, controller))
+                        && targets
+                            .iter()
+                            .enumerate()
+                            .all(|(i, t)| !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets))
                 });
                 if let Some(spell) = spell.filter(|_| !all_illegal) {
                     let mut ctx = effects::Ctx::new(obj, controller, targets.clone(), None);
+                    ctx.source_no = self.game.obj(obj).object_no;
+                    ctx.x = x;
                     ctx.capture_target(&self.game);
                     self.run_effects(&mut ctx, &spell.effect)?;
                 }
-                let owner = self.game.obj(obj).owner;
                 if self.game.obj(obj).zone == ZoneRef::Stack {
                     if is_permanent(cast_face) && !all_illegal {
+                        self.apply_as_enters(&[obj], controller)?;
                         self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3");
                         self.game.objs[obj].controller = controller;
                     } else {
                         let clause = if all_illegal { "608.2b" } else { "608.2n" };
-                        self.move_card(obj, ZoneRef::Graveyard(owner), Position::Top, 0, clause);
+                        self.to_graveyard(obj, false, clause);
                     }
                 }
             }
         }
         self.flush_triggers()
+    }
+
+    /// Removes a spell from the stack without resolving it (countered, 701.6a).
+    pub(crate) fn remove_spell(&mut self, obj: ObjId) -> bool {
+        let before = self.stack.len();
+        self.stack.retain(|item| !matches!(item, StackItem::Spell { obj: o, .. } if *o == obj));
+        self.stack.len() != before
+    }
+
+    /// Puts a spell on the stack (after the card moved there).
+    pub(crate) fn push_spell(
+        &mut self,
+        obj: ObjId,
+        face: Option<usize>,
+        targets: Vec<TargetChoice>,
+        controller: PlayerId,
+        x: u32,
+    ) {
+        self.stack.push(StackItem::Spell { obj, face, targets, controller, x });
+    }
+
+    /// Puts an activated ability on the stack.
+    pub(crate) fn push_ability(&mut self, source: ObjId, controller: PlayerId, effect: Vec<Effect>, x: u32) {
+        let source_no = self.game.obj(source).object_no;
+        self.stack.push(StackItem::Ability {
+            source,
+            source_no,
+            controller,
+            effect,
+            triggering_player: None,
+            targets: Vec::new(),
+            x,
+        });
+    }
+
+    /// The half of a split card being cast, for a spell on the stack.
+    pub(crate) fn spell_face(&self, obj: ObjId) -> Option<usize> {
+        self.stack.iter().find_map(|item| match item {
+            StackItem::Spell { obj: o, face, .. } if *o == obj => *face,
+            _ => None,
+        })
     }
 
     /// The outcome so far, in canonical form.

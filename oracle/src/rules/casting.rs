@@ -1,0 +1,77 @@
+//! CR 601 / 701.5 casting, with the parts of 702.34 (flashback), 709.3 (casting one half of a
+//! split card) and 118.9 (casting without paying the mana cost) that decide whether and how a
+//! card may be cast.
+
+use crate::cards::def::{CardDef, CardType, Keyword};
+use crate::effects::Filter;
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::rules::Violation;
+use crate::rules::characteristics::{matches, stack_chars};
+
+/// Where a spell is cast from and how its mana cost is paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastMode {
+    /// From hand, paying the mana cost (701.5a).
+    Normal,
+    /// From the graveyard, paying the flashback cost instead (702.34a) — an alternative cost.
+    Flashback,
+    /// As part of an effect, without paying the mana cost (118.9): no alternative cost can be
+    /// used with it, X is 0 (107.3b), additional costs may or must still be paid.
+    WithoutPaying,
+}
+
+/// 702.34a: flashback lets a card be cast from its owner's graveyard when it has flashback
+/// (printed, or granted by an effect) and the resulting spell is an instant or sorcery.
+pub fn check_flashback(game: &Game, card: ObjId, caster: PlayerId, face: Option<usize>) -> Result<(), Violation> {
+    let o = game.obj(card);
+    if o.zone != ZoneRef::Graveyard(caster) {
+        return Err(Violation::new(
+            "702.34a",
+            format!("{} is not in its caster's graveyard, so flashback can't cast it", o.id),
+        ));
+    }
+    if !(o.chars.keywords.contains(&Keyword::Flashback) || o.flags.granted_flashback) {
+        return Err(Violation::new("702.34a", format!("{} doesn't have flashback", o.id)));
+    }
+    let types = stack_chars(&o.def, face).types;
+    if !(types.contains(&CardType::Instant) || types.contains(&CardType::Sorcery)) {
+        return Err(Violation::new("702.34a", format!("{} would not be an instant or sorcery spell", o.id)));
+    }
+    Ok(())
+}
+
+/// 107.3 / seed 003 ruling (R003-14): X is chosen by the caster, but is 0 when the spell is cast
+/// without paying its mana cost.
+pub fn x_value(face: &CardDef, whole: &CardDef, mode: CastMode, x: Option<u32>) -> Result<u32, Violation> {
+    let has_x = face.has_x() || whole.has_x();
+    match (has_x, mode, x) {
+        (false, _, None) => Ok(0),
+        (false, _, Some(_)) => Err(Violation::new("107.3", format!("{} has no X in its mana cost", face.name))),
+        (true, CastMode::WithoutPaying, None | Some(0)) => Ok(0),
+        (true, CastMode::WithoutPaying, Some(v)) => Err(Violation::new(
+            "107.3b",
+            format!("X must be 0 when {} is cast without paying its mana cost, not {v}", face.name),
+        )),
+        (true, _, Some(v)) => Ok(v),
+        (true, _, None) => Err(Violation::new("107.3", format!("casting {} needs a value for X", face.name))),
+    }
+}
+
+/// 709.3a: only the half being cast is considered when an effect allows casting a spell with
+/// certain characteristics (seed 003 ruling R003-19: Cease fits "mana value 2 or less", Desist
+/// doesn't). A whole card is considered with its characteristics on the stack.
+pub fn spell_matches(def: &CardDef, face: Option<usize>, filter: &Filter) -> bool {
+    matches(&stack_chars(def, face), filter, None)
+}
+
+/// The (card, half) pairs of a split card or an ordinary card that could be cast: a split card
+/// offers each half separately (709.3), never both.
+pub fn castable_faces(def: &CardDef) -> Vec<Option<usize>> {
+    if def.is_split() { (0..def.split.len()).map(Some).collect() } else { vec![None] }
+}
+
+/// A land is played, not cast (305.9 is not modelled; lands are simply not castable).
+pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
+    let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+    !f.types.contains(&CardType::Land) && !f.types.is_empty()
+}

@@ -1,0 +1,19 @@
+//! CR 701.17: mill.
+
+use crate::rules::Violation;
+
+/// 701.17b: told to mill more cards than the library holds, a player mills as many as possible.
+pub fn cards_to_mill(library_len: usize, asked: u32) -> usize {
+    (asked as usize).min(library_len)
+}
+
+/// 701.17b: a cost that includes milling more cards than the library holds can't be paid.
+pub fn check_mill_cost(library_len: usize, asked: u32) -> Result<(), Violation> {
+    if asked as usize > library_len {
+        return Err(Violation::new(
+            "701.17b",
+            format!("the cost mills {asked} cards but the library has only {library_len}"),
+        ));
+    }
+    Ok(())
+}

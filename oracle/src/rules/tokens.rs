@@ -1,0 +1,17 @@
+//! CR 111: tokens — predefined tokens (111.10f Clue) and investigate (701.16a).
+
+use std::sync::Arc;
+
+use crate::cards::def::CardDef;
+use crate::model::Game;
+
+/// 701.16a: investigating creates a Clue token, the predefined token of 111.10f.
+pub fn clue(game: &Game) -> Option<Arc<CardDef>> {
+    game.token_defs.get("Clue").cloned()
+}
+
+/// Token ids are `<token name in lower case>-token-<n>`, numbered from 1 in creation order over
+/// the whole scenario — the id an engine reports for the token it created n-th.
+pub fn token_id(def: &CardDef, n: u32) -> String {
+    format!("{}-token-{n}", crate::scenario::slug(&def.name))
+}

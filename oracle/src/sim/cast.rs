@@ -1,0 +1,470 @@
+//! Casting spells and activating abilities: where the card may come from, what its costs are and
+//! whether they can be paid (CR 601, 602, 701.5, 702.29, 702.34, 709.3), and targets.
+
+use super::{Choice, Decision, Sim, SimError, TargetChoice};
+use crate::effects::{ActivatedAbility, Target};
+use crate::model::{ObjId, PlayerId, ZoneRef};
+use crate::outcome::Event;
+use crate::rules::Violation;
+use crate::rules::apnap::{bit, opponents};
+use crate::rules::casting::{CastMode, check_flashback, x_value};
+use crate::rules::characteristics::{matches, stack_chars};
+use crate::rules::zones::Position;
+
+/// The most target combinations offered for one triggered ability.
+const TARGET_OPTIONS_LIMIT: usize = 4096;
+
+impl Sim<'_> {
+    /// Casts a spell (601.2): checks where it is cast from, X, targets and additional costs
+    /// before anything moves, so a refused cast changes nothing.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn cast(
+        &mut self,
+        player: PlayerId,
+        card: ObjId,
+        face: Option<usize>,
+        targets: &[TargetChoice],
+        mode: CastMode,
+        x: Option<u32>,
+        discard: Option<ObjId>,
+    ) -> Result<(), SimError> {
+        let o = self.game.obj(card);
+        match mode {
+            CastMode::Normal if o.zone != ZoneRef::Hand(player) => {
+                let hint = if o.zone == ZoneRef::Graveyard(player) {
+                    " (to cast it with flashback, say `flashback: true`)"
+                } else {
+                    ""
+                };
+                return Err(self.invalid(format!(
+                    "{} can't be cast by {}: it is in {}, not in their hand{hint}",
+                    o.id,
+                    self.pname(player),
+                    o.zone.display(&self.names())
+                )));
+            }
+            CastMode::Flashback => check_flashback(&self.game, card, player, face).map_err(|v| self.refused(v))?,
+            _ => {}
+        }
+        if o.def.is_split() && face.is_none() {
+            return Err(self.invalid(format!(
+                "{} is a split card: the step must say which half is cast (709.3), one of: {}",
+                o.id,
+                o.def.split.iter().map(|h| h.name.as_str()).collect::<Vec<_>>().join(", ")
+            )));
+        }
+        let def = o.def.clone();
+        let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
+        // Casting a card whose text isn't fully modelled would silently misread it (an enters
+        // trigger skipped, a spell that does nothing), so it is refused with the card's own note.
+        if let Some(why) = cast_face.unmodelled.as_ref().or(def.unmodelled.as_ref()) {
+            return Err(SimError::Unsupported { step: self.step, message: format!("{}: {why}", cast_face.name) });
+        }
+        if cast_face.spell.is_none() && !super::is_permanent(cast_face) {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: format!("{} has no spell ability written in the card pool", cast_face.name),
+            });
+        }
+        let x = x_value(cast_face, &def, mode, x).map_err(|v| self.refused(v))?;
+        // Targets are the objects as they are now (400.7): remember their current object numbers.
+        let targets: Vec<TargetChoice> = targets
+            .iter()
+            .map(|t| match *t {
+                TargetChoice::Obj(o, _) => TargetChoice::Obj(o, self.game.obj(o).object_no),
+                other => other,
+            })
+            .collect();
+        let wanted: Vec<Target> = cast_face.spell.as_ref().map_or(Vec::new(), |s| s.targets.clone());
+        let variable = matches!(wanted.last(), Some(Target::GraveyardCards(_)));
+        if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
+            return Err(self.invalid(format!(
+                "{} needs {} target(s) but the step gives {}",
+                cast_face.name,
+                wanted.len(),
+                targets.len()
+            )));
+        }
+        for (i, t) in targets.iter().enumerate() {
+            let spec = spec_for(&wanted, i);
+            if !self.target_legal(spec, *t, player, &targets) {
+                let what = match t {
+                    TargetChoice::Obj(o, _) => {
+                        let o = self.game.obj(*o);
+                        format!("{} ({}, in {})", o.id, o.def.name, o.zone.display(&self.names()))
+                    }
+                    TargetChoice::Player(p) => self.pname(*p),
+                };
+                return Err(self.invalid(format!(
+                    "{what} is not a legal target for {}: it needs {}",
+                    cast_face.name,
+                    crate::effects::describe_target(spec)
+                )));
+            }
+        }
+        // 601.2f: additional costs. A required one must be paid however the spell is cast.
+        let additional = cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone());
+        match (&additional, discard) {
+            (None, Some(d)) => {
+                return Err(self.invalid(format!(
+                    "{} has no additional cost, so {} can't be discarded for it",
+                    cast_face.name,
+                    self.id(d)
+                )));
+            }
+            (Some(cost), None) if !cost.optional => {
+                return Err(self.refused(Violation::new(
+                    "601.2f",
+                    format!(
+                        "{} has a required additional cost (discard a card that is {}) and the step pays none",
+                        cast_face.name,
+                        crate::effects::describe_filter(&cost.discard)
+                    ),
+                )));
+            }
+            (Some(cost), Some(d)) => {
+                if d == card || self.game.obj(d).zone != ZoneRef::Hand(player) {
+                    return Err(self.invalid(format!(
+                        "{} is not another card in {}'s hand",
+                        self.id(d),
+                        self.pname(player)
+                    )));
+                }
+                crate::rules::discard::check_discard_cost(&self.game, d, &cost.discard).map_err(|v| self.refused(v))?;
+            }
+            _ => {}
+        }
+        let id = self.id(card);
+        let pname = self.pname(player);
+        self.emit(
+            Event::Cast {
+                player: pname,
+                card: id,
+                face: face.map(|_| cast_face.name.clone()),
+                flashback: mode == CastMode::Flashback,
+                without_paying_mana_cost: mode == CastMode::WithoutPaying,
+                x: (cast_face.has_x() || def.has_x()).then_some(x),
+            },
+            "701.5a",
+        );
+        self.move_card(card, ZoneRef::Stack, Position::Top, 0, "701.5a");
+        self.game.objs[card].controller = player;
+        if mode == CastMode::Flashback {
+            self.game.objs[card].flags.leaves_stack_to_exile = true; // 702.34a
+        }
+        if let Some(d) = discard {
+            self.discard(player, d, false);
+        }
+        self.push_spell(card, face, targets, player, x);
+        Ok(())
+    }
+
+    /// Activates an ability (602.2): every cost is checked before any is paid.
+    pub(crate) fn activate(
+        &mut self,
+        player: PlayerId,
+        card: ObjId,
+        ability: usize,
+        x: Option<u32>,
+        sacrifice: Option<ObjId>,
+        discard: Option<ObjId>,
+    ) -> Result<(), SimError> {
+        let o = self.game.obj(card).clone();
+        let abilities: Vec<ActivatedAbility> =
+            o.def.faces().into_iter().flat_map(|f| f.abilities.iter().cloned()).collect();
+        let Some(ab) = abilities.get(ability).cloned() else {
+            return Err(self.invalid(format!("{} has no ability number {ability}", o.id)));
+        };
+        if ab.cycling {
+            crate::rules::cycling::check_may_cycle(&self.game, &ab).map_err(|v| self.refused(v))?;
+            crate::rules::cycling::check_in_hand(&self.game, card, player).map_err(|v| self.refused(v))?;
+        } else if ab.discard_this && o.zone != ZoneRef::Hand(player) {
+            return Err(self.invalid(format!(
+                "{}'s {} is activated by discarding it from its owner's hand, but it is in {}",
+                o.id,
+                ab.name,
+                o.zone.display(&self.names())
+            )));
+        }
+        if !ab.discard_this && (o.zone != ZoneRef::Battlefield || o.controller != player) {
+            return Err(self.invalid(format!("{} is not a permanent {} controls", o.id, self.pname(player))));
+        }
+        if ab.tap && o.flags.tapped {
+            return Err(self.refused(Violation::new("602.2b", format!("{} is tapped, so {{T}} can't be paid", o.id))));
+        }
+        let has_x = ab.mana.as_deref().is_some_and(|m| m.contains("{X}"));
+        let x = match (has_x, x) {
+            (true, Some(v)) => v,
+            (true, None) => return Err(self.invalid(format!("{}'s {} needs a value for X", o.id, ab.name))),
+            (false, Some(_)) => return Err(self.invalid(format!("{}'s {} has no X", o.id, ab.name))),
+            (false, None) => 0,
+        };
+        match (&ab.sacrifice, sacrifice) {
+            (Some(filter), Some(s)) => {
+                let so = self.game.obj(s);
+                // A permanent can pay only one cost: one already sacrificed is gone (R003-15).
+                if so.zone != ZoneRef::Battlefield || so.controller != player {
+                    return Err(self.refused(Violation::new(
+                        "602.2b",
+                        format!(
+                            "{} is not a permanent {} controls, so it can't be sacrificed to pay the cost",
+                            so.id,
+                            self.pname(player)
+                        ),
+                    )));
+                }
+                if ab.sacrifice_this && s == card {
+                    return Err(self.refused(Violation::new(
+                        "602.2b",
+                        format!("{} can't pay two sacrifice costs at once", so.id),
+                    )));
+                }
+                if !matches(&so.chars, filter, None) {
+                    return Err(self.refused(Violation::new(
+                        "602.2b",
+                        format!("{} is not {}", so.id, crate::effects::describe_filter(filter)),
+                    )));
+                }
+            }
+            (Some(_), None) => {
+                return Err(
+                    self.invalid(format!("{}'s {} needs `sacrifice:` naming the permanent sacrificed", o.id, ab.name))
+                );
+            }
+            (None, Some(_)) => return Err(self.invalid(format!("{}'s {} has no sacrifice cost", o.id, ab.name))),
+            (None, None) => {}
+        }
+        if let Some(n) = ab.mill {
+            let len = self.game.zone(ZoneRef::Library(player)).len();
+            crate::rules::mill::check_mill_cost(len, n).map_err(|v| self.refused(v))?;
+        }
+        match (&ab.discard, discard) {
+            (Some(filter), Some(d)) => {
+                if d == card || self.game.obj(d).zone != ZoneRef::Hand(player) {
+                    return Err(self.invalid(format!(
+                        "{} is not another card in {}'s hand",
+                        self.id(d),
+                        self.pname(player)
+                    )));
+                }
+                crate::rules::discard::check_discard_cost(&self.game, d, filter).map_err(|v| self.refused(v))?;
+            }
+            (Some(_), None) => {
+                return Err(self.invalid(format!("{}'s {} needs `discard:` naming the card discarded", o.id, ab.name)));
+            }
+            (None, Some(_)) => return Err(self.invalid(format!("{}'s {} has no discard cost", o.id, ab.name))),
+            (None, None) => {}
+        }
+        // Every cost can be paid: pay them (602.2b, 601.2h).
+        let pname = self.pname(player);
+        self.emit(Event::Activated { player: pname, card: o.id.clone(), ability: ab.name.clone() }, "602.2");
+        if ab.tap {
+            self.game.objs[card].flags.tapped = true;
+        }
+        if ab.discard_this {
+            // 702.29a: cycling's cost discards the card; 702.29c–d: that is a cycle.
+            self.discard(player, card, ab.cycling);
+        }
+        if let Some(d) = discard {
+            self.discard(player, d, false);
+        }
+        if ab.sacrifice_this {
+            self.sacrifice(player, card);
+        }
+        if let Some(s) = sacrifice {
+            self.sacrifice(player, s);
+        }
+        if let Some(n) = ab.mill {
+            self.mill(player, n)?;
+        }
+        self.push_ability(card, player, ab.effect, x);
+        Ok(())
+    }
+
+    /// Whether `t` is a legal choice for `spec` now (601.2c, 608.2b). `all` is every target of
+    /// the spell or ability, for specs that depend on an earlier target.
+    pub(crate) fn target_legal(
+        &self,
+        spec: &Target,
+        t: TargetChoice,
+        controller: PlayerId,
+        all: &[TargetChoice],
+    ) -> bool {
+        match (spec, t) {
+            (Target::Permanent(filter), TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Battlefield && o.object_no == no && matches(&o.chars, filter, None)
+            }
+            (Target::OpponentsPermanent(filter), TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Battlefield
+                    && o.object_no == no
+                    && o.controller != controller
+                    && matches(&o.chars, filter, None)
+            }
+            (Target::Spell(filter), TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Stack && o.object_no == no && self.spell_chars_match(obj, filter)
+            }
+            (Target::GraveyardCards(filter), TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                let whose = all.iter().find_map(|t| match t {
+                    TargetChoice::Player(p) => Some(*p),
+                    TargetChoice::Obj(..) => None,
+                });
+                whose.is_some_and(|p| o.zone == ZoneRef::Graveyard(p))
+                    && o.object_no == no
+                    && matches(&o.chars, filter, None)
+            }
+            (Target::Player, TargetChoice::Player(_)) => true,
+            (Target::Opponent, TargetChoice::Player(p)) => p != controller,
+            _ => false,
+        }
+    }
+
+    fn spell_chars_match(&self, obj: ObjId, filter: &crate::effects::Filter) -> bool {
+        let face = self.spell_face(obj);
+        matches(&stack_chars(&self.game.obj(obj).def, face), filter, None)
+    }
+
+    /// Every legal combination of targets for a triggered ability (603.3d).
+    pub(crate) fn target_options(
+        &self,
+        controller: PlayerId,
+        specs: &[Target],
+    ) -> Result<Vec<Vec<TargetChoice>>, SimError> {
+        let n = self.game.players.len();
+        let mut combos: Vec<Vec<TargetChoice>> = vec![Vec::new()];
+        for spec in specs {
+            let mut next = Vec::new();
+            for prefix in &combos {
+                let singles: Vec<Vec<TargetChoice>> = match spec {
+                    Target::Player => (0..n).map(|p| vec![TargetChoice::Player(p)]).collect(),
+                    Target::Opponent => {
+                        opponents(controller, n).into_iter().map(|p| vec![TargetChoice::Player(p)]).collect()
+                    }
+                    Target::Permanent(_) | Target::OpponentsPermanent(_) => self
+                        .game
+                        .zone(ZoneRef::Battlefield)
+                        .iter()
+                        .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                        .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                        .map(|t| vec![t])
+                        .collect(),
+                    Target::Spell(_) => self
+                        .game
+                        .zone(ZoneRef::Stack)
+                        .iter()
+                        .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                        .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                        .map(|t| vec![t])
+                        .collect(),
+                    Target::GraveyardCards(_) => {
+                        let cards: Vec<TargetChoice> = prefix
+                            .iter()
+                            .find_map(|t| match t {
+                                TargetChoice::Player(p) => Some(*p),
+                                TargetChoice::Obj(..) => None,
+                            })
+                            .map(|p| self.game.zone(ZoneRef::Graveyard(p)).to_vec())
+                            .unwrap_or_default()
+                            .into_iter()
+                            .map(|o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                            .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                            .collect();
+                        if cards.len() > 12 {
+                            return Err(SimError::TooLarge(format!(
+                                "{} graveyard cards to choose targets among",
+                                cards.len()
+                            )));
+                        }
+                        (0u32..(1 << cards.len()))
+                            .map(|mask| {
+                                cards
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(i, _)| mask & (1 << i) != 0)
+                                    .map(|(_, t)| *t)
+                                    .collect()
+                            })
+                            .collect()
+                    }
+                };
+                for s in singles {
+                    let mut p = prefix.clone();
+                    p.extend(s);
+                    next.push(p);
+                    if next.len() > TARGET_OPTIONS_LIMIT {
+                        return Err(SimError::TooLarge(format!("more than {TARGET_OPTIONS_LIMIT} target choices")));
+                    }
+                }
+            }
+            combos = next;
+        }
+        Ok(combos)
+    }
+
+    /// Targets as written in the log: card ids and player names.
+    pub(crate) fn target_names(&self, targets: &[TargetChoice]) -> Vec<String> {
+        targets
+            .iter()
+            .map(|t| match t {
+                TargetChoice::Obj(o, _) => self.id(*o),
+                TargetChoice::Player(p) => self.pname(*p),
+            })
+            .collect()
+    }
+
+    pub(crate) fn describe_targets(&self, targets: &[TargetChoice]) -> String {
+        format!("[{}]", self.target_names(targets).join(", "))
+    }
+
+    /// A target is still the object it was when chosen (400.7); players stay legal.
+    pub(crate) fn still_legal(&self, t: TargetChoice) -> bool {
+        match t {
+            TargetChoice::Obj(o, no) => self.game.obj(o).object_no == no,
+            TargetChoice::Player(_) => true,
+        }
+    }
+
+    /// 121.1 with 702.52a: a draw, which a dredge card in the graveyard may replace.
+    pub(crate) fn draw(&mut self, player: PlayerId) -> Result<(), SimError> {
+        let options = crate::rules::dredge::dredge_options(&self.game, player);
+        if !options.is_empty() {
+            let decision = Decision::Dredge { player, options: options.clone() };
+            match self.decide(&decision)? {
+                Choice::Cards(c) if c.is_empty() => {}
+                Choice::Cards(c) if c.len() == 1 && options.contains(&c[0]) => {
+                    let card = c[0];
+                    let n = crate::rules::dredge::dredge_n(&self.game, card);
+                    let (p, id) = (self.pname(player), self.id(card));
+                    self.emit(Event::Dredged { player: p, card: id }, "702.52a");
+                    self.mill(player, n)?;
+                    self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "702.52a");
+                    return Ok(());
+                }
+                other => {
+                    let listed = options.iter().map(|&o| self.id(o)).collect();
+                    return Err(self.illegal(
+                        Violation::new("702.52b", format!("{other:?} is not a card whose dredge this library can pay")),
+                        listed,
+                    ));
+                }
+            }
+        }
+        let Some(&card) = self.top_cards(player, 1, "draw")?.first() else {
+            return Ok(()); // An empty library: nothing to draw (704.5b is not modelled).
+        };
+        self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "121.1");
+        Ok(())
+    }
+}
+
+/// The target spec for the `i`-th chosen target: a trailing "any number of target cards" spec
+/// covers every target after the fixed ones.
+pub(crate) fn spec_for(specs: &[Target], i: usize) -> &Target {
+    match specs.last() {
+        Some(last @ Target::GraveyardCards(_)) if i + 1 >= specs.len() => last,
+        _ => &specs[i.min(specs.len().saturating_sub(1))],
+    }
+}

@@ -1,0 +1,242 @@
+//! Moving cards: every zone change goes through here, so replacement effects that send a card
+//! somewhere other than a graveyard (CR 614; 702.34a for flashback), tokens ceasing to exist
+//! (704.5d) and "until this leaves the battlefield" returns (610.3c) are handled in one place.
+
+use std::collections::BTreeSet;
+
+use super::{Sim, SimError};
+use crate::cards::def::{CardDef, UnmodelledWhen};
+use crate::model::{ObjId, PlayerId, ZoneRef};
+use crate::outcome::Event;
+use crate::rules::apnap::bit;
+use crate::rules::replacement::{GraveyardFate, graveyard_fate};
+use crate::rules::triggers::{Happening, LastOnBattlefield};
+use crate::rules::zones::{Position, move_object};
+
+impl Sim<'_> {
+    /// Moves a card and logs it; `clause` is the rule or instruction responsible.
+    pub(crate) fn move_card(&mut self, obj: ObjId, to: ZoneRef, position: Position, seen_by: u8, clause: &'static str) {
+        let names = self.names();
+        let from = self.game.obj(obj).zone;
+        let old_no = self.game.obj(obj).object_no;
+        let to = move_object(&mut self.game, obj, to, position, seen_by);
+        let card = self.id(obj);
+        self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
+        self.last_move.insert(obj, super::MoveCause { clause, step: self.step });
+        if to == ZoneRef::Battlefield {
+            self.entered.push(obj);
+        }
+        // 704.5d: a token that has left the battlefield ceases to exist.
+        if self.game.obj(obj).token && from == ZoneRef::Battlefield {
+            self.game.zone_mut(to).retain(|&o| o != obj);
+        }
+        // An unmodelled ability that would act at this move makes the run unsupported.
+        let def = &self.game.obj(obj).def;
+        let acts = |w: UnmodelledWhen| def.unmodelled_acts.contains(&w);
+        let hit = (to == ZoneRef::Battlefield && (acts(UnmodelledWhen::Enters) || acts(UnmodelledWhen::OnBattlefield)))
+            || (from == ZoneRef::Battlefield && acts(UnmodelledWhen::LeavesBattlefield));
+        if hit && self.refused.is_none() {
+            let why = def.unmodelled.clone().unwrap_or_default();
+            self.refused = Some(SimError::Unsupported { step: self.step, message: format!("{}: {why}", def.name) });
+        }
+        if from == ZoneRef::Battlefield {
+            self.return_exiled_until(obj, old_no);
+        }
+    }
+
+    /// 610.3c: cards exiled "until this leaves the battlefield" return to the battlefield under
+    /// their owners' control when it leaves.
+    fn return_exiled_until(&mut self, source: ObjId, source_no: u32) {
+        let returning: Vec<ObjId> = self
+            .game
+            .zone(ZoneRef::Exile)
+            .iter()
+            .copied()
+            .filter(|&o| self.game.obj(o).flags.exiled_until == Some((source, source_no)))
+            .collect();
+        for o in returning {
+            self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "610.3c");
+            let owner = self.game.obj(o).owner;
+            self.game.objs[o].controller = owner;
+        }
+    }
+
+    /// Puts a card into its owner's graveyard, or where a replacement effect sends it instead
+    /// (614.1a). `dies`: from the battlefield. Returns whether it reached the graveyard.
+    pub(crate) fn to_graveyard(&mut self, obj: ObjId, dies: bool, clause: &'static str) -> bool {
+        let owner = self.game.obj(obj).owner;
+        match graveyard_fate(&self.game, obj, dies) {
+            GraveyardFate::Graveyard => {
+                self.move_card(obj, ZoneRef::Graveyard(owner), Position::Top, 0, clause);
+                if self.game.zone(ZoneRef::Graveyard(owner)).contains(&obj) {
+                    self.trigger(Happening::PutIntoGraveyard(obj), None);
+                }
+                true
+            }
+            GraveyardFate::Exile(c) => {
+                self.move_card(obj, ZoneRef::Exile, Position::Top, 0, c);
+                false
+            }
+            GraveyardFate::LibraryTop => {
+                self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "614.1a");
+                false
+            }
+            GraveyardFate::ShuffledIntoLibrary => {
+                self.reveal_cards(owner, &[obj], "614.1a");
+                self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
+                self.shuffle(owner);
+                false
+            }
+            GraveyardFate::LibraryBottomHidden => {
+                self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
+                false
+            }
+        }
+    }
+
+    /// A permanent is put into its owner's graveyard from the battlefield; if it gets there it
+    /// died, and dies triggers look back at it (603.10a).
+    pub(crate) fn put_into_graveyard_from_battlefield(&mut self, obj: ObjId, clause: &'static str) {
+        let o = self.game.obj(obj);
+        let last = LastOnBattlefield { controller: o.controller, face_down: o.face_down };
+        let was_token = o.token;
+        let reached = self.to_graveyard(obj, true, clause);
+        if reached || was_token {
+            self.trigger(Happening::Died(obj), Some(last));
+        }
+    }
+
+    /// Several permanents go to graveyards at once. Replacements apply to each; a library that
+    /// one of them is shuffled into while another is put on top of it ends up shuffled with the
+    /// second card on top (701.24g).
+    pub(crate) fn to_graveyards_at_once(&mut self, objs: &[ObjId]) {
+        let mut shuffled: BTreeSet<PlayerId> = BTreeSet::new();
+        let mut to_top: Vec<ObjId> = Vec::new();
+        for &obj in objs {
+            let owner = self.game.obj(obj).owner;
+            match graveyard_fate(&self.game, obj, true) {
+                GraveyardFate::ShuffledIntoLibrary => {
+                    self.reveal_cards(owner, &[obj], "614.1a");
+                    self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
+                    shuffled.insert(owner);
+                }
+                GraveyardFate::LibraryTop => to_top.push(obj),
+                _ => self.put_into_graveyard_from_battlefield(obj, "700.4"),
+            }
+        }
+        for owner in shuffled {
+            self.shuffle(owner);
+        }
+        for obj in to_top {
+            let owner = self.game.obj(obj).owner;
+            self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "701.24g");
+        }
+    }
+
+    /// 701.9a: a player discards a card from their hand into their graveyard (or where a
+    /// replacement effect puts it). `cycled`: discarded to pay a cycling cost (702.29c–d).
+    pub(crate) fn discard(&mut self, player: PlayerId, obj: ObjId, cycled: bool) {
+        let (p, card) = (self.pname(player), self.id(obj));
+        self.emit(Event::Discarded { player: p, card }, "701.9a");
+        self.to_graveyard(obj, false, "701.9a");
+        self.trigger(Happening::Discarded { player, card: obj, cycled }, None);
+    }
+
+    /// A player sacrifices a permanent they control (701.21a).
+    pub(crate) fn sacrifice(&mut self, player: PlayerId, obj: ObjId) {
+        let (p, card) = (self.pname(player), self.id(obj));
+        self.emit(Event::Sacrificed { player: p, card }, "701.21a");
+        let chars = self.game.obj(obj).chars.clone();
+        self.put_into_graveyard_from_battlefield(obj, "701.21a");
+        self.trigger(Happening::Sacrificed { player, chars }, None);
+    }
+
+    /// Creates a token under `controller`'s control on the battlefield (111.1).
+    pub(crate) fn create_token(&mut self, def: std::sync::Arc<CardDef>, controller: PlayerId) {
+        self.game.tokens_made += 1;
+        let id = crate::rules::tokens::token_id(&def, self.game.tokens_made);
+        let chars = std::sync::Arc::new(crate::rules::characteristics::card_chars(&def));
+        let obj = self.game.objs.len();
+        self.game.objs.push(crate::model::Obj {
+            id: id.clone(),
+            token: true,
+            face_down: false,
+            def: def.clone(),
+            chars,
+            owner: controller,
+            controller,
+            last_controller: controller,
+            zone: ZoneRef::Battlefield,
+            object_no: 0,
+            known: self.game.everyone(),
+            counters: 0,
+            flags: Default::default(),
+        });
+        self.game.zone_mut(ZoneRef::Battlefield).push(obj);
+        self.entered.push(obj);
+        let player = self.pname(controller);
+        self.emit(Event::Created { player, card: id, token: def.name.clone() }, "111.1");
+    }
+
+    /// 701.17a–b: mills up to `n` cards from the top (as many as there are).
+    pub(crate) fn mill(&mut self, player: PlayerId, n: u32) -> Result<(), SimError> {
+        let len = self.game.zone(ZoneRef::Library(player)).len();
+        let count = crate::rules::mill::cards_to_mill(len, n);
+        for card in self.top_cards(player, count, "mill")? {
+            self.to_graveyard(card, false, "701.17a");
+        }
+        Ok(())
+    }
+
+    /// "As this enters, mill N" replacements of permanents about to enter together (614.1c). The
+    /// entering cards are set aside from their libraries first, so a mill can't take them.
+    pub(crate) fn apply_as_enters(&mut self, entering: &[ObjId], controller: PlayerId) -> Result<(), SimError> {
+        let mills: Vec<u32> = entering
+            .iter()
+            .flat_map(|&o| {
+                self.game.obj(o).def.faces().into_iter().flat_map(|f| f.replacements.iter()).filter_map(|r| match r {
+                    crate::effects::Replacement::AsEntersMill { count } => Some(*count),
+                    _ => None,
+                })
+            })
+            .collect();
+        if mills.is_empty() {
+            return Ok(());
+        }
+        for &o in entering {
+            if let ZoneRef::Library(p) = self.game.obj(o).zone {
+                let list = self.game.zone_mut(ZoneRef::Library(p));
+                if let Some(idx) = list.iter().position(|&c| c == o) {
+                    list.remove(idx);
+                    let old_len = list.len() + 1;
+                    self.game.shapes[p].remove_at(idx, old_len);
+                }
+            }
+        }
+        for n in mills {
+            self.mill(controller, n)?;
+        }
+        Ok(())
+    }
+
+    /// Reveals cards to every player (701.20a) and logs it.
+    pub(crate) fn reveal_cards(&mut self, player: PlayerId, cards: &[ObjId], clause: &'static str) {
+        for &o in cards {
+            crate::rules::reveal::reveal(&mut self.game, o);
+        }
+        let ids = cards.iter().map(|&o| self.id(o)).collect();
+        let player = self.pname(player);
+        self.emit(Event::Revealed { player, cards: ids }, clause);
+    }
+
+    /// Shows cards to one player (701.20e) and logs it.
+    pub(crate) fn look_at_cards(&mut self, player: PlayerId, cards: &[ObjId]) {
+        for &o in cards {
+            crate::rules::reveal::look_at(&mut self.game, o, player);
+        }
+        let ids = cards.iter().map(|&o| self.id(o)).collect();
+        let p = self.pname(player);
+        self.emit(Event::LookedAt { player: p, cards: ids }, "701.20e");
+        let _ = bit(player);
+    }
+}
