@@ -57,6 +57,8 @@ pub enum Target {
     OpponentsPermanent(Filter),
     /// A spell on the stack matching the filter (Counterspell).
     Spell(Filter),
+    /// A card matching the filter in the graveyard of the spell's or ability's controller.
+    CardInYourGraveyard(Filter),
     /// "any number of target cards from their graveyard": cards matching the filter in the
     /// graveyard of the player chosen for the first (player) target; zero cards is a legal choice.
     GraveyardCards(Filter),
@@ -113,6 +115,7 @@ pub fn describe_target(t: &Target) -> String {
         Target::OpponentsPermanent(f) => format!("a permanent an opponent controls that is {}", describe_filter(f)),
         Target::Spell(f) if f.is_quantity_only() => "a spell".into(),
         Target::Spell(f) => format!("a spell that is {}", describe_filter(f)),
+        Target::CardInYourGraveyard(f) => format!("a card in your graveyard that is {}", describe_filter(f)),
         Target::GraveyardCards(f) => {
             format!("any number of cards in the target player's graveyard that are {}", describe_filter(f))
         }
@@ -230,6 +233,9 @@ pub enum Destination {
     Exile,
     /// The top of their owner's library, after the rest is shuffled (CR 701.24b).
     LibraryTop,
+    /// Exile, face down (CR 406.3): only the searcher may look at it, and the searcher may cast
+    /// it for as long as it remains exiled (Praetor's Grasp; 406.3a–b).
+    ExileFaceDown,
 }
 
 /// A search instruction (CR 701.23).
@@ -402,6 +408,9 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
+    /// The object gains flashback until end of turn, with a flashback cost equal to its mana cost
+    /// (Snapcaster Mage; CR 702.34a).
+    GainFlashback(CardRef),
     /// Put a -1/-1 counter on each creature. Creatures' toughness and state-based actions are not
     /// modelled, so with a creature on the battlefield the run is refused as unsupported.
     MinusCounterOnEachCreature,

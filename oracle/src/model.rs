@@ -135,6 +135,8 @@ pub struct ObjFlags {
     pub leaves_stack_to_exile: bool,
     /// A spell that is exiled instead of being put into a graveyard (Jetsam).
     pub graveyard_to_exile: bool,
+    /// The player who may look at and cast this face-down exiled card (CR 406.3, 406.3b).
+    pub playable_by: Option<PlayerId>,
     /// Exiled until this object (id, object number) leaves the battlefield (CR 610.3).
     pub exiled_until: Option<(ObjId, u32)>,
 }

@@ -455,7 +455,8 @@ pub enum Assertion {
     /// How many logged events match (every given field must match).
     Events {
         /// Event kind: searched, shuffled, revealed, triggered, moved, cast, activated, chose,
-        /// sacrificed, lost_life, counters.
+        /// sacrificed, lost_life, counters, looked_at, discarded, dredged, named, created, gained_life,
+        /// refused.
         kind: String,
         /// The acting player (searcher, revealer, caster…) or the library's owner for `shuffled`.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -731,7 +731,7 @@ impl<'a> Builder<'a> {
                         "`library_top` applies to `searched` events only".into(),
                     ));
                 }
-                const KINDS: [&str; 11] = [
+                const KINDS: [&str; 18] = [
                     "cast",
                     "activated",
                     "searched",
@@ -743,6 +743,13 @@ impl<'a> Builder<'a> {
                     "sacrificed",
                     "lost_life",
                     "counters",
+                    "looked_at",
+                    "discarded",
+                    "dredged",
+                    "named",
+                    "created",
+                    "gained_life",
+                    "refused",
                 ];
                 if !KINDS.contains(&kind.as_str()) {
                     let hint =

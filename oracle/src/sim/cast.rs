@@ -29,8 +29,11 @@ impl Sim<'_> {
         discard: Option<ObjId>,
     ) -> Result<(), SimError> {
         let o = self.game.obj(card);
+        // 406.3a–b: a card exiled face down with permission to play it may be cast from exile by
+        // the player allowed to look at it; it is turned face up as it moves to the stack.
+        let from_exile = o.zone == ZoneRef::Exile && o.flags.playable_by == Some(player);
         match mode {
-            CastMode::Normal if o.zone != ZoneRef::Hand(player) => {
+            CastMode::Normal if o.zone != ZoneRef::Hand(player) && !from_exile => {
                 let hint = if o.zone == ZoneRef::Graveyard(player) {
                     " (to cast it with flashback, say `flashback: true`)"
                 } else {
@@ -316,6 +319,10 @@ impl Sim<'_> {
                     && o.object_no == no
                     && matches(&o.chars, filter, None)
             }
+            (Target::CardInYourGraveyard(filter), TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Graveyard(controller) && o.object_no == no && matches(&o.chars, filter, None)
+            }
             (Target::Player, TargetChoice::Player(_)) => true,
             (Target::Opponent, TargetChoice::Player(p)) => p != controller,
             _ => false,
@@ -354,6 +361,14 @@ impl Sim<'_> {
                     Target::Spell(_) => self
                         .game
                         .zone(ZoneRef::Stack)
+                        .iter()
+                        .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                        .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                        .map(|t| vec![t])
+                        .collect(),
+                    Target::CardInYourGraveyard(_) => self
+                        .game
+                        .zone(ZoneRef::Graveyard(controller))
                         .iter()
                         .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
                         .filter(|t| self.target_legal(spec, *t, controller, prefix))

@@ -435,6 +435,13 @@ impl Sim<'_> {
                 let who = self.pname(p);
                 self.emit(Event::Named { player: who, name }, "709.4a");
             }
+            Effect::GainFlashback(r) => {
+                if let Some(obj) = self.object(ctx, *r)
+                    && matches!(self.game.obj(obj).zone, ZoneRef::Graveyard(_))
+                {
+                    self.game.objs[obj].flags.granted_flashback = true;
+                }
+            }
             Effect::MinusCounterOnEachCreature => {
                 let any = self
                     .game
@@ -716,6 +723,16 @@ impl Sim<'_> {
                             self.game.objs[o].controller = *searcher;
                         }
                         Destination::LibraryTop => to_top.push((o, seen)),
+                        Destination::ExileFaceDown => {
+                            // 406.3: face down, so no player may examine it except the one the
+                            // effect allows.
+                            self.move_card(o, ZoneRef::Exile, Position::Top, 0, "406.3");
+                            let obj = &mut self.game.objs[o];
+                            obj.face_down = true;
+                            obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
+                            obj.known = bit(*searcher);
+                            obj.flags.playable_by = Some(*searcher);
+                        }
                     }
                 }
             }

@@ -770,7 +770,10 @@ impl<'d> Sim<'d> {
         let mut known = BTreeMap::new();
         let mut counters = BTreeMap::new();
         for o in &self.game.objs {
-            if matches!(o.zone, ZoneRef::Hand(_) | ZoneRef::Library(_) | ZoneRef::Outside(_)) && o.known != 0 {
+            // Hidden zones, and face-down cards in exile (406.3), record who has seen each card.
+            let hidden = matches!(o.zone, ZoneRef::Hand(_) | ZoneRef::Library(_) | ZoneRef::Outside(_))
+                || (o.zone == ZoneRef::Exile && o.face_down);
+            if hidden && o.known != 0 {
                 let who: Vec<String> =
                     (0..names.len()).filter(|&p| o.known & bit(p) != 0).map(|p| names[p].clone()).collect();
                 known.insert(o.id.clone(), who);
