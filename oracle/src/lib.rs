@@ -9,6 +9,7 @@
 
 pub mod cards;
 pub mod corrupt;
+pub mod coverage;
 pub mod effects;
 pub mod expect;
 pub mod explore;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mtg_oracle::cards::CardPool;
+use mtg_oracle::coverage;
 use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::Outcome;
 use mtg_oracle::runner::{RunResult, locate_sim_error, render_outcome, run_file};
@@ -55,6 +56,32 @@ enum Command {
         /// The observed outcome, a JSON file.
         outcome: PathBuf,
     },
+    /// Rules coverage: map every clause and ruling of the rules index to the scenarios citing it.
+    ///
+    /// Prints id → passing/failing scenarios → status (OK, THIN, FAILING, NO-EXAMPLE, MISSING)
+    /// by section, and a summary. Exit status: 0 when every id is OK, 1 when one is not or a
+    /// scenario cites an in-scope-looking id that is not in the index, 2 for an invalid index or
+    /// scenario path.
+    Coverage {
+        /// Scenario files or folders (searched for *.yaml).
+        #[arg(default_value = "scenarios")]
+        paths: Vec<PathBuf>,
+        /// A rules index to use instead of the bundled oracle/rules-index.yaml.
+        #[arg(long)]
+        index: Option<PathBuf>,
+        /// Passing scenarios a CR clause needs to be OK.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+        min_clause: u32,
+        /// Passing scenarios a ruling needs to be OK.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        min_ruling: u32,
+        /// Also write the report as markdown to this file.
+        #[arg(long)]
+        markdown: Option<PathBuf>,
+        /// Also write the report as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -86,6 +113,11 @@ fn main() -> ExitCode {
         Command::Run { paths, filter, verbose } => run(&paths, filter.as_deref(), verbose, &pool),
         Command::Explain { file, sample, json } => explain(&file, sample, json, &pool),
         Command::Judge { file, outcome } => judge_cmd(&file, &outcome, &pool),
+        Command::Coverage { paths, index, min_clause, min_ruling, markdown, json } => {
+            let thresholds = coverage::Thresholds { min_clause: min_clause as usize, min_ruling: min_ruling as usize };
+            let options = coverage::Options { paths, index, thresholds, markdown, json };
+            ExitCode::from(coverage::command(&options, &pool, &mut std::io::stdout().lock(), &mut std::io::stderr()))
+        }
         Command::Schema { kind } => {
             let schema = match kind {
                 SchemaKind::Scenario => schemars::schema_for!(Scenario),
