@@ -94,12 +94,11 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
         Err(e) => return RunResult::Invalid(locate_sim_error(&loaded, &e)),
     };
     // Names printed on the card (both halves of a split card), whatever its state at the start.
-    let names_of =
-        |id: &str| {
-            loaded.setup.ids.get(id).map_or_else(Vec::new, |&o| {
-                loaded.setup.game.obj(o).def.faces().iter().map(|f| f.name.clone()).collect()
-            })
-        };
+    let names_of = |id: &str| match loaded.setup.ids.get(id) {
+        Some(&o) => loaded.setup.game.obj(o).def.faces().iter().map(|f| f.name.clone()).collect(),
+        None => crate::rules::tokens::token_def_for_id(&loaded.setup.game, id)
+            .map_or_else(Vec::new, |d| vec![d.name.clone()]),
+    };
     let mut failures: Vec<LoadError> = expect::check(&loaded.scenario, &exploration, &names_of)
         .into_iter()
         .map(|(path, message)| loaded.error_at(&path, message))

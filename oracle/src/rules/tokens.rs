@@ -10,6 +10,13 @@ pub fn clue(game: &Game) -> Option<Arc<CardDef>> {
     game.token_defs.get("Clue").cloned()
 }
 
+/// The token definition an id of the form `<token name>-token-<n>` refers to, if any.
+pub fn token_def_for_id<'a>(game: &'a Game, id: &str) -> Option<&'a Arc<CardDef>> {
+    let (slug, n) = id.rsplit_once("-token-")?;
+    n.parse::<u32>().ok().filter(|&n| n > 0)?;
+    game.token_defs.values().find(|d| crate::scenario::slug(&d.name) == slug)
+}
+
 /// Token ids are `<token name in lower case>-token-<n>`, numbered from 1 in creation order over
 /// the whole scenario — the id an engine reports for the token it created n-th.
 pub fn token_id(def: &CardDef, n: u32) -> String {

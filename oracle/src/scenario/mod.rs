@@ -327,6 +327,15 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// A card id an expectation may name: a card of the setup, or a token the run may create
+    /// (`clue-token-1`, CR 111.10f).
+    fn outcome_card(&self, id: &str, path: &str) -> Result<(), BuildError> {
+        if crate::rules::tokens::token_def_for_id(&self.game, id).is_some() {
+            return Ok(());
+        }
+        self.card(id, path).map(|_| ())
+    }
+
     fn add(
         &mut self,
         c: &CardSetup,
@@ -678,7 +687,7 @@ impl<'a> Builder<'a> {
                 self.zone(zone, &path)?;
                 for (k, c) in cards.iter().enumerate() {
                     if !c.starts_with("ability:") {
-                        self.card(c, &format!("{path}[{k}]"))?;
+                        self.outcome_card(c, &format!("{path}[{k}]"))?;
                     }
                 }
             }
@@ -690,7 +699,7 @@ impl<'a> Builder<'a> {
         match a {
             Assertion::Zone { card, zone } => {
                 // `ability:<id>` names a triggered or activated ability of that card on the stack.
-                self.card(card.strip_prefix("ability:").unwrap_or(card), &format!("{path}.zone.card"))?;
+                self.outcome_card(card.strip_prefix("ability:").unwrap_or(card), &format!("{path}.zone.card"))?;
                 self.zone(zone, &format!("{path}.zone.zone"))?;
             }
             Assertion::Count { zone, name, .. } => {
@@ -713,7 +722,7 @@ impl<'a> Builder<'a> {
                 self.player(player, &format!("{path}.shuffled.player"))?;
             }
             Assertion::Known { card, to } => {
-                self.card(card, &format!("{path}.known.card"))?;
+                self.outcome_card(card, &format!("{path}.known.card"))?;
                 for (k, p) in to.iter().enumerate() {
                     self.player(p, &format!("{path}.known.to[{k}]"))?;
                 }
@@ -722,7 +731,7 @@ impl<'a> Builder<'a> {
                 self.player(player, &format!("{path}.life.player"))?;
             }
             Assertion::Counters { card, .. } => {
-                self.card(card, &format!("{path}.counters.card"))?;
+                self.outcome_card(card, &format!("{path}.counters.card"))?;
             }
             Assertion::Events { kind, player, card, zone, library_top, .. } => {
                 if library_top.is_some() && kind != "searched" {
@@ -763,7 +772,7 @@ impl<'a> Builder<'a> {
                     self.player(p, &format!("{path}.events.player"))?;
                 }
                 if let Some(c) = card {
-                    self.card(c, &format!("{path}.events.card"))?;
+                    self.outcome_card(c, &format!("{path}.events.card"))?;
                 }
                 if let Some(z) = zone {
                     self.zone(z, &format!("{path}.events.zone"))?;
