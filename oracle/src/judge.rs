@@ -481,6 +481,15 @@ fn extra_event_clause(event: &Event) -> &'static str {
         Event::Shuffled { .. } => "701.24a",
         Event::Triggered { .. } => "603.2",
         Event::Moved { .. } => "400.7",
+        Event::LookedAt { .. } => "701.20e",
+        Event::Discarded { .. } => "701.9a",
+        Event::Dredged { .. } => "702.52b",
+        Event::Created { .. } => "701.16a",
+        Event::Named { .. } => "709.4a",
+        Event::Cast { flashback: true, .. } => "702.34a",
+        Event::Cast { without_paying_mana_cost: true, .. } => "118.9",
+        Event::Cast { .. } => "701.5a",
+        Event::Refused { .. } => "602.2b",
         _ => "608.2",
     }
 }
