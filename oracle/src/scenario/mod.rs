@@ -404,9 +404,11 @@ impl<'a> Builder<'a> {
         } else {
             self.chars.entry(def.name.clone()).or_insert_with(|| Arc::new(card_chars(&def))).clone()
         };
-        let mut known = default_knowledge(&self.game, zone, owner);
+        // 406.3: a card exiled face down can't be examined, except by players the setup names.
+        let face_down_exile = c.face_down && zone == ZoneRef::Exile;
+        let mut known = if face_down_exile { 0 } else { default_knowledge(&self.game, zone, owner) };
         for (k, who) in c.known_to.iter().enumerate() {
-            if crate::rules::zones::is_public(zone) {
+            if crate::rules::zones::is_public(zone) && !face_down_exile {
                 return Err((format!("{path}.known_to"), "cards in public zones are known to everyone (400.2)".into()));
             }
             known |= bit(self.player(who, &format!("{path}.known_to[{k}]"))?);

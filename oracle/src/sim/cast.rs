@@ -32,6 +32,12 @@ impl Sim<'_> {
         // 406.3a–b: a card exiled face down with permission to play it may be cast from exile by
         // the player allowed to look at it; it is turned face up as it moves to the stack.
         let from_exile = o.zone == ZoneRef::Exile && o.flags.playable_by == Some(player);
+        if o.zone == ZoneRef::Exile && o.face_down && !from_exile {
+            return Err(self.refused(Violation::new(
+                "406.3b",
+                format!("{} is exiled face down and {} is not allowed to look at and cast it", o.id, self.pname(player)),
+            )));
+        }
         match mode {
             CastMode::Normal if o.zone != ZoneRef::Hand(player) && !from_exile => {
                 let hint = if o.zone == ZoneRef::Graveyard(player) {

@@ -741,8 +741,14 @@ impl Sim<'_> {
                 self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).collect::<Vec<_>>());
             }
             let mut per_owner = vec![0usize; self.game.players.len()];
+            let mut group_sizes = vec![0usize; self.game.players.len()];
+            for &(o, _) in &to_top {
+                group_sizes[self.game.obj(o).owner] += 1;
+            }
             for (o, seen) in to_top {
+                // 401.4: when two or more go on top at once their owner arranges them, seeing them.
                 let owner = self.game.obj(o).owner;
+                let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
                 per_owner[owner] += 1;
                 self.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
             }
