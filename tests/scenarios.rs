@@ -53,3 +53,46 @@ fn every_search_clause_has_three_passing_scenarios_and_the_cr_examples_exist() {
         assert!(examples.iter().any(|r| r.contains(example)), "the CR {example} example is missing: {examples:?}");
     }
 }
+
+/// Judge ⇔ enumerator on the bundled scenarios themselves (which now exercise mill, dredge,
+/// flashback, cycling, tokens, split cards, reveal and look): for each scenario with a small outcome
+/// set, every single-step corruption of a legal outcome is judged Legal exactly when it is itself
+/// a legal outcome. The corruptions are the ones `mtg_oracle::corrupt` defines (card moved,
+/// library top swapped, event dropped or duplicated, found card changed, reveal added, knowledge
+/// or life changed); the seed of each concrete library order is fixed and printed on failure.
+#[test]
+fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
+    use mtg_oracle::corrupt::{concretize, corruptions, is_member};
+    use mtg_oracle::explore::explore;
+    use mtg_oracle::judge::judge;
+    use mtg_oracle::scenario::load_file;
+    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
+    let pool = pool();
+    let (mut scenarios, mut checked) = (0usize, 0usize);
+    let mut wrong = Vec::new();
+    for f in &files {
+        let Ok(loaded) = load_file(f, &pool) else { continue };
+        let Ok(x) = explore(&loaded.setup, 2_000) else { continue };
+        if x.outcomes.len() > 12 {
+            continue;
+        }
+        scenarios += 1;
+        for (k, legal) in x.outcomes.values().enumerate() {
+            let seed = k as u64;
+            let concrete = concretize(legal, seed);
+            for (what, bad) in corruptions(&concrete) {
+                checked += 1;
+                let member = is_member(&bad, &x.outcomes);
+                let verdict = judge(&loaded.setup, &bad);
+                if verdict.is_legal() != member {
+                    wrong.push(format!(
+                        "{} (outcome {k}, seed {seed}): {what}: judge {verdict:?}, member {member}",
+                        loaded.id
+                    ));
+                }
+            }
+        }
+    }
+    assert!(scenarios > 100, "only {scenarios} scenarios were small enough to check");
+    assert!(wrong.is_empty(), "{} of {checked} corruptions judged wrongly:\n{}", wrong.len(), wrong.join("\n"));
+}

@@ -623,6 +623,14 @@ fn zone_differences(
     for (card, n) in twice {
         push("400.1", format!("{card} is listed {n} times; an object is in one zone, once"));
     }
+    // An ability is an object only on the stack (405.1); listed in any other zone it is wrong.
+    for (zone, cards) in &got.zones {
+        if zone != "stack" {
+            for c in cards.iter().filter(|c| c.starts_with("ability:")) {
+                push("405.1", format!("{c} is listed in {zone}; abilities exist only on the stack"));
+            }
+        }
+    }
     let (want_at, got_at) = (locate(want), locate(got));
     let all_cards: BTreeSet<&str> = want_at.keys().chain(got_at.keys()).copied().collect();
     for card in all_cards {

@@ -35,7 +35,11 @@ impl Sim<'_> {
         if o.zone == ZoneRef::Exile && o.face_down && !from_exile {
             return Err(self.refused(Violation::new(
                 "406.3b",
-                format!("{} is exiled face down and {} is not allowed to look at and cast it", o.id, self.pname(player)),
+                format!(
+                    "{} is exiled face down and {} is not allowed to look at and cast it",
+                    o.id,
+                    self.pname(player)
+                ),
             )));
         }
         match mode {
