@@ -52,8 +52,8 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
         Decision::Dredge { options, .. } => {
             std::iter::once(Choice::Cards(Vec::new())).chain(options.iter().map(|&o| Choice::Cards(vec![o]))).collect()
         }
-        Decision::Discard { options, count, .. } => {
-            let mut out = Vec::new();
+        Decision::Discard { options, count, optional, .. } => {
+            let mut out = if *optional { vec![Vec::new()] } else { Vec::new() };
             combinations(options, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
             out.into_iter().map(Choice::Cards).collect()
         }
@@ -213,7 +213,9 @@ impl Decider for FirstLegal {
             }
             Decision::Random { from, count, .. } => Choice::Cards(from.iter().copied().take(*count).collect()),
             Decision::Dredge { .. } => Choice::Cards(Vec::new()),
-            Decision::Discard { options, count, .. } => Choice::Cards(options.iter().copied().take(*count).collect()),
+            Decision::Discard { options, count, optional, .. } => {
+                Choice::Cards(if *optional { Vec::new() } else { options.iter().copied().take(*count).collect() })
+            }
             Decision::Name { options, .. } => Choice::Name(options.first().cloned().ok_or_else(none)?),
             Decision::CastFree { .. } => Choice::Cast(None),
             Decision::Targets { options, .. } => Choice::Targets(options.first().cloned().ok_or_else(none)?),

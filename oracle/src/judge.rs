@@ -269,7 +269,7 @@ impl Decider for Observed<'_> {
                     _ => Ok(Choice::Cards(Vec::new())),
                 }
             }
-            Decision::Discard { player, options, count } => {
+            Decision::Discard { player, options, count, optional } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let mut picked = Vec::new();
@@ -287,6 +287,9 @@ impl Decider for Observed<'_> {
                     if !picked.contains(&o) {
                         picked.push(o);
                     }
+                }
+                if *optional && picked.is_empty() {
+                    return Ok(Choice::Cards(picked)); // The optional cost wasn't paid.
                 }
                 for &o in options {
                     if picked.len() >= *count {

@@ -266,8 +266,15 @@ pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Ve
 pub fn a_legal_find(game: &Game, plan: &PartPlan, taken: &BTreeSet<ObjId>) -> Option<Vec<ObjId>> {
     let mut found: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
     let mut names: BTreeSet<String> = found.iter().map(|&o| game.obj(o).chars.names.join(" // ")).collect();
-    for &c in &plan.candidates {
-        if found.len() >= plan.min {
+    // 701.23b: cards in a public zone must be found (as many as the search may find) before any
+    // hidden-zone choice is made; then hidden candidates up to the minimum.
+    let publics = plan.public.iter().filter(|c| plan.candidates.contains(c));
+    let hidden = plan.candidates.iter().filter(|c| !plan.public.contains(c));
+    for (&c, public) in publics.map(|c| (c, true)).chain(hidden.map(|c| (c, false))) {
+        if public && found.len() >= plan.max {
+            continue;
+        }
+        if !public && found.len() >= plan.min {
             break;
         }
         if taken.contains(&c) || found.contains(&c) {

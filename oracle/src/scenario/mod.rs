@@ -773,7 +773,8 @@ impl<'a> Builder<'a> {
                 if let Some(p) = player {
                     self.player(p, &format!("{path}.events.player"))?;
                 }
-                if let Some(c) = card {
+                // A `named` event's card is the chosen name, which needn't be a card id.
+                if let Some(c) = card.as_ref().filter(|_| kind != "named") {
                     self.outcome_card(c, &format!("{path}.events.card"))?;
                 }
                 if let Some(z) = zone {

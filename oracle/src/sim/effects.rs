@@ -59,6 +59,21 @@ impl Ctx {
         }
     }
 
+    /// 400.7j: an object this effect moved to a public zone is still "it" for the rest of the
+    /// effect, so the target is updated to the new object.
+    pub(super) fn follow(&mut self, obj: ObjId, object_no: u32) {
+        for t in &mut self.targets {
+            if let TargetChoice::Obj(o, no) = t
+                && *o == obj
+            {
+                *no = object_no;
+            }
+        }
+        if self.source == obj {
+            self.source_no = object_no;
+        }
+    }
+
     /// Last known information about the first target (608.2h): if it has left the battlefield,
     /// its controller is the one it had there.
     pub(super) fn capture_target(&mut self, game: &Game) {
@@ -152,6 +167,8 @@ impl Sim<'_> {
             Effect::Exile(r) => {
                 if let Some(obj) = self.object(ctx, *r) {
                     self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "701.13a");
+                    // 400.7j: other parts of this effect can find the object in exile.
+                    ctx.follow(obj, self.game.obj(obj).object_no);
                 }
             }
             Effect::RevealHand(who) => {
@@ -389,7 +406,7 @@ impl Sim<'_> {
                     if n == 0 {
                         continue;
                     }
-                    let decision = Decision::Discard { player: p, options: options.clone(), count: n };
+                    let decision = Decision::Discard { player: p, options: options.clone(), count: n, optional: false };
                     let chosen = match self.decide(&decision)? {
                         Choice::Cards(c)
                             if c.len() == n
@@ -542,7 +559,7 @@ impl Sim<'_> {
                     })
                     .collect();
                 let decision =
-                    Decision::Discard { player: caster, options: payable.clone(), count: usize::from(!cost.optional) };
+                    Decision::Discard { player: caster, options: payable.clone(), count: 1, optional: cost.optional };
                 match self.decide(&decision)? {
                     Choice::Cards(c) if c.is_empty() && cost.optional => None,
                     Choice::Cards(c) if c.len() == 1 && payable.contains(&c[0]) => Some(c[0]),

@@ -157,6 +157,8 @@ pub enum Decision {
         options: Vec<ObjId>,
         /// How many.
         count: usize,
+        /// An optional cost: discarding nothing is also an answer.
+        optional: bool,
     },
     /// A card name (709.4a: one half's name for a split card), answered with `Name`.
     Name {

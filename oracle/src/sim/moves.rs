@@ -2,8 +2,6 @@
 //! somewhere other than a graveyard (CR 614; 702.34a for flashback), tokens ceasing to exist
 //! (704.5d) and "until this leaves the battlefield" returns (610.3c) are handled in one place.
 
-use std::collections::BTreeSet;
-
 use super::{Sim, SimError};
 use crate::cards::def::{CardDef, UnmodelledWhen};
 use crate::model::{ObjId, PlayerId, ZoneRef};
@@ -78,7 +76,9 @@ impl Sim<'_> {
                 false
             }
             GraveyardFate::LibraryTop => {
-                self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "614.1a");
+                // It goes there from a public zone, in view of every player.
+                let everyone = self.game.everyone();
+                self.move_card(obj, ZoneRef::Library(owner), Position::Top, everyone, "614.1a");
                 false
             }
             GraveyardFate::ShuffledIntoLibrary => {
@@ -110,7 +110,8 @@ impl Sim<'_> {
     /// one of them is shuffled into while another is put on top of it ends up shuffled with the
     /// second card on top (701.24g).
     pub(crate) fn to_graveyards_at_once(&mut self, objs: &[ObjId]) {
-        let mut shuffled: BTreeSet<PlayerId> = BTreeSet::new();
+        // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
+        let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
         let mut to_top: Vec<ObjId> = Vec::new();
         for &obj in objs {
             let owner = self.game.obj(obj).owner;
@@ -118,18 +119,30 @@ impl Sim<'_> {
                 GraveyardFate::ShuffledIntoLibrary => {
                     self.reveal_cards(owner, &[obj], "614.1a");
                     self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
-                    shuffled.insert(owner);
+                    *shuffled.entry(owner).or_default() += 1;
                 }
                 GraveyardFate::LibraryTop => to_top.push(obj),
                 _ => self.put_into_graveyard_from_battlefield(obj, "700.4"),
             }
         }
-        for owner in shuffled {
-            self.shuffle(owner);
+        for (owner, times) in shuffled {
+            for _ in 0..times {
+                self.shuffle(owner);
+            }
         }
-        for obj in to_top {
+        // 401.4: cards put on top at the same time are ordered by their owner, who sees them; a
+        // single card goes there in view of everyone, as it left a public zone.
+        let mut per_owner = vec![0usize; self.game.players.len()];
+        for &obj in &to_top {
+            per_owner[self.game.obj(obj).owner] += 1;
+        }
+        for &obj in &to_top {
             let owner = self.game.obj(obj).owner;
-            self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "701.24g");
+            let seen = if per_owner[owner] > 1 { bit(owner) } else { self.game.everyone() };
+            self.move_card(obj, ZoneRef::Library(owner), Position::Top, seen, "701.24g");
+        }
+        for (owner, n) in per_owner.into_iter().enumerate() {
+            self.game.shapes[owner].group_top(n);
         }
     }
 
