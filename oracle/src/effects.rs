@@ -103,6 +103,10 @@ pub struct Filter {
     /// The card does not match this filter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not: Option<Box<Filter>>,
+    /// No mana symbol appears twice in the card's mana cost (Jegantha's condition); a split card's
+    /// symbols are its halves' symbols, seen separately (CR 709.4b).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_repeated_mana_symbol: bool,
 }
 
 /// A target requirement in words, for error messages.
@@ -157,6 +161,9 @@ pub fn describe_filter(f: &Filter) -> String {
     }
     if let Some(n) = &f.not {
         parts.push(format!("not ({})", describe_filter(n)));
+    }
+    if f.no_repeated_mana_symbol {
+        parts.push("with no mana symbol repeated".into());
     }
     if parts.is_empty() { "any card".into() } else { parts.join(", ") }
 }
@@ -408,6 +415,20 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
+    /// Put an object into its owner's library Nth from the top; with fewer than N-1 other cards
+    /// there, on the bottom (CR 401.7).
+    PutIntoLibraryNthFromTop {
+        /// The object.
+        card: CardRef,
+        /// N.
+        n: u32,
+    },
+    /// Exile an object, linked to the source: a later ability of the source can refer to "the
+    /// exiled card" (CR 406.6, 607).
+    ExileLinked(CardRef),
+    /// Return the cards exiled by this source's linked ability to the battlefield under their
+    /// owners' control (CR 406.6, 607).
+    ReturnLinkedToBattlefield,
     /// The object gains flashback until end of turn, with a flashback cost equal to its mana cost
     /// (Snapcaster Mage; CR 702.34a).
     GainFlashback(CardRef),
@@ -482,6 +503,8 @@ pub enum TriggerEvent {
     },
     /// "When this is put into a graveyard from anywhere": works from the graveyard.
     PutIntoGraveyard,
+    /// "When this leaves the battlefield" (looks back in time, CR 603.10a).
+    LeavesBattlefield,
     /// "When you cycle this card": triggers from wherever the card went (CR 702.29c).
     ThisCycled,
     /// "Whenever [a player] cycles a card" (typecycling is cycling, CR 702.29f).
@@ -562,6 +585,10 @@ pub enum Replacement {
 pub enum StaticAbility {
     /// "Players can't cycle cards" — typecycling included (CR 702.29f).
     PlayersCantCycle,
+    /// "Your opponents play with their hands revealed" (Telepathy; CR 701.20c).
+    OpponentsPlayWithHandsRevealed,
+    /// "Play with the top card of your library revealed" (CR 401.5–401.6).
+    TopCardOfLibraryRevealed,
 }
 
 /// An additional cost of a spell (CR 601.2b, 601.2f).
@@ -569,7 +596,12 @@ pub enum StaticAbility {
 #[serde(deny_unknown_fields)]
 pub struct AdditionalCost {
     /// Discard a card matching this filter.
-    pub discard: Filter,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discard: Option<Filter>,
+    /// Reveal a card matching this filter from your hand (Silvergill Adept; CR 701.20c: an
+    /// already revealed card may be revealed again).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<Filter>,
     /// Optional (kicker-like) rather than required.
     #[serde(default)]
     pub optional: bool,

@@ -137,6 +137,11 @@ pub struct ObjFlags {
     pub graveyard_to_exile: bool,
     /// The player who may look at and cast this face-down exiled card (CR 406.3, 406.3b).
     pub playable_by: Option<PlayerId>,
+    /// Exiled by a linked ability of this object (id, object number) (CR 406.6, 607).
+    pub exiled_with: Option<(ObjId, u32)>,
+    /// Revealed as the top card of a library by a "play with the top card revealed" effect
+    /// (CR 401.5–401.6).
+    pub revealed_on_top: bool,
     /// Exiled until this object (id, object number) leaves the battlefield (CR 610.3).
     pub exiled_until: Option<(ObjId, u32)>,
 }

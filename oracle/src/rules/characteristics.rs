@@ -23,6 +23,9 @@ pub struct Chars {
     pub supertypes: BTreeSet<Supertype>,
     /// Keywords, including ones implied by parameters (flashback cost, cycling abilities).
     pub keywords: BTreeSet<Keyword>,
+    /// The mana symbols of the mana cost, one entry per symbol; a split card's lists both halves'
+    /// symbols separately (709.4b: `{1}{R}` and `{1}{U}` give `{1}` twice, not `{2}`).
+    pub mana_symbols: Vec<String>,
 }
 
 /// Mana value of a mana cost (202.3): each generic number counts its value, every other symbol
@@ -92,6 +95,7 @@ pub fn face_chars(face: &CardDef) -> Chars {
         subtypes: face.subtypes.iter().cloned().collect(),
         supertypes: face.supertypes.iter().copied().collect(),
         keywords,
+        mana_symbols: symbols(cost).map(str::to_string).collect(),
     }
 }
 
@@ -111,6 +115,7 @@ pub fn card_chars(def: &CardDef) -> Chars {
         combined.subtypes.extend(c.subtypes);
         combined.supertypes.extend(c.supertypes);
         combined.keywords.extend(c.keywords);
+        combined.mana_symbols.extend(c.mana_symbols);
     }
     combined
 }
@@ -149,6 +154,13 @@ pub fn matches(chars: &Chars, filter: &Filter, same_name: Option<&[String]>) -> 
         && filter.color.is_none_or(|c| chars.colors.contains(&c))
         && (filter.any_of.is_empty() || filter.any_of.iter().any(|f| matches(chars, f, same_name)))
         && filter.not.as_ref().is_none_or(|f| !matches(chars, f, same_name))
+        && (!filter.no_repeated_mana_symbol || !has_repeated_symbol(&chars.mana_symbols))
+}
+
+/// True if some mana symbol appears more than once (Jegantha's condition; 709.4b).
+fn has_repeated_symbol(symbols: &[String]) -> bool {
+    let mut seen = BTreeSet::new();
+    symbols.iter().any(|s| !seen.insert(s))
 }
 
 #[cfg(test)]

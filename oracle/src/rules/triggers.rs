@@ -24,6 +24,8 @@ pub enum Happening {
     Died(ObjId),
     /// A permanent entered the battlefield; its own "when this enters" abilities trigger.
     Entered(ObjId),
+    /// A permanent left the battlefield; its own "when this leaves" abilities look back.
+    LeftBattlefield(ObjId),
     /// A card was put into a graveyard (from anywhere); its own "when this is put into a
     /// graveyard" ability triggers from there.
     PutIntoGraveyard(ObjId),
@@ -72,6 +74,8 @@ pub struct LastOnBattlefield {
     pub controller: PlayerId,
     /// It was face down, so it had no abilities (708.2).
     pub face_down: bool,
+    /// Its object number on the battlefield (abilities linked to it find what it exiled, 607).
+    pub object_no: u32,
 }
 
 /// The abilities `happening` triggers (603.2). Abilities of face-up permanents on the battlefield
@@ -83,7 +87,7 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
         // The dying creature's own ability looks back in time (603.10a); other permanents'
         // "whenever another creature dies" abilities watch from the battlefield.
         Happening::Died(obj) => std::iter::once(obj).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect(),
-        Happening::Entered(obj) | Happening::PutIntoGraveyard(obj) => vec![obj],
+        Happening::Entered(obj) | Happening::PutIntoGraveyard(obj) | Happening::LeftBattlefield(obj) => vec![obj],
         // 702.29c: "when you cycle this card" triggers from wherever the card went.
         Happening::Discarded { card, cycled: true, .. } => {
             std::iter::once(card).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect()
@@ -92,9 +96,11 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
     };
     for source in sources {
         let o = game.obj(source);
-        let (controller, face_down) = match (happening.clone(), died) {
-            (Happening::Died(dead), Some(last)) if dead == source => (last.controller, last.face_down),
-            _ => (o.controller, o.face_down),
+        let (controller, face_down, source_no) = match (happening.clone(), died) {
+            (Happening::Died(dead) | Happening::LeftBattlefield(dead), Some(last)) if dead == source => {
+                (last.controller, last.face_down, last.object_no)
+            }
+            _ => (o.controller, o.face_down, o.object_no),
         };
         if face_down {
             continue;
@@ -109,6 +115,9 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                         Some(("another_creature_dies", None))
                     }
                     (TriggerEvent::Enters, Happening::Entered(_)) => Some(("enters", None)),
+                    (TriggerEvent::LeavesBattlefield, Happening::LeftBattlefield(card)) if card == source => {
+                        Some(("leaves_battlefield", None))
+                    }
                     (TriggerEvent::PutIntoGraveyard, Happening::PutIntoGraveyard(card)) if card == source => {
                         Some(("put_into_graveyard", None))
                     }
@@ -161,7 +170,7 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                         on,
                         triggering_player,
                         targets: t.targets.clone(),
-                        source_no: o.object_no,
+                        source_no,
                     });
                 }
             }

@@ -232,6 +232,9 @@ pub enum Step {
         /// The card discarded to pay the spell's additional cost (CR 601.2f).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<String>,
+        /// The card revealed from hand to pay the spell's additional cost (CR 601.2f, 701.20c).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reveal: Option<String>,
     },
     /// Activate an ability by name, e.g. `plainscycling`.
     Activate {
@@ -270,6 +273,13 @@ pub enum Step {
     },
     /// An object is exiled by something outside the scenario (e.g. in response to a spell).
     Exile {
+        /// Card id.
+        card: String,
+    },
+    /// A player plays a land (from hand, or from exile where an effect allows it).
+    Play {
+        /// Who plays it.
+        player: String,
         /// Card id.
         card: String,
     },

@@ -436,7 +436,7 @@ impl<'a> Builder<'a> {
 
     fn action(&self, step: &Step, path: &str) -> Result<Action, BuildError> {
         Ok(match step {
-            Step::Cast { player, card, face, targets, flashback, x, discard } => {
+            Step::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
                 let player = self.player(player, &format!("{path}.cast.player"))?;
                 let obj = self.card(card, &format!("{path}.cast.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -484,7 +484,11 @@ impl<'a> Builder<'a> {
                     Some(d) => Some(self.card(d, &format!("{path}.cast.discard"))?),
                     None => None,
                 };
-                Action::Cast { player, card: obj, face, targets, flashback: *flashback, x: *x, discard }
+                let reveal = match reveal {
+                    Some(r) => Some(self.card(r, &format!("{path}.cast.reveal"))?),
+                    None => None,
+                };
+                Action::Cast { player, card: obj, face, targets, flashback: *flashback, x: *x, discard, reveal }
             }
             Step::Activate { player, card, ability, x, sacrifice, discard } => {
                 let player = self.player(player, &format!("{path}.activate.player"))?;
@@ -514,6 +518,10 @@ impl<'a> Builder<'a> {
                 };
                 Action::Activate { player, card: obj, ability: index, x: *x, sacrifice, discard }
             }
+            Step::Play { player, card } => Action::PlayLand(
+                self.player(player, &format!("{path}.play.player"))?,
+                self.card(card, &format!("{path}.play.card"))?,
+            ),
             Step::Discard { player, card } => Action::Discard(
                 self.player(player, &format!("{path}.discard.player"))?,
                 self.card(card, &format!("{path}.discard.card"))?,

@@ -27,6 +27,7 @@ impl Sim<'_> {
         mode: CastMode,
         x: Option<u32>,
         discard: Option<ObjId>,
+        reveal: Option<ObjId>,
     ) -> Result<(), SimError> {
         let o = self.game.obj(card);
         // 406.3a–b: a card exiled face down with permission to play it may be cast from exile by
@@ -117,7 +118,50 @@ impl Sim<'_> {
         }
         // 601.2f: additional costs. A required one must be paid however the spell is cast.
         let additional = cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone());
-        match (&additional, discard) {
+        let discard_filter = additional.as_ref().and_then(|c| c.discard.clone());
+        let reveal_filter = additional.as_ref().and_then(|c| c.reveal.clone());
+        let optional = additional.as_ref().is_some_and(|c| c.optional);
+        match (&reveal_filter, reveal) {
+            (None, Some(r)) => {
+                return Err(self.invalid(format!(
+                    "{} has no cost that reveals a card, so {} can't be revealed for it",
+                    cast_face.name,
+                    self.id(r)
+                )));
+            }
+            (Some(f), None) if !optional && discard_filter.is_none() => {
+                return Err(self.refused(Violation::new(
+                    "601.2f",
+                    format!(
+                        "{} has a required additional cost (reveal a card that is {}) and the step pays none",
+                        cast_face.name,
+                        crate::effects::describe_filter(f)
+                    ),
+                )));
+            }
+            (Some(f), Some(r)) => {
+                let ro = self.game.obj(r);
+                if r == card || ro.zone != ZoneRef::Hand(player) {
+                    return Err(self.invalid(format!(
+                        "{} is not another card in {}'s hand",
+                        ro.id,
+                        self.pname(player)
+                    )));
+                }
+                if !matches(&ro.chars, f, None) {
+                    return Err(self.refused(Violation::new(
+                        "601.2f",
+                        format!(
+                            "{} is not {}, so revealing it doesn't pay the cost",
+                            ro.id,
+                            crate::effects::describe_filter(f)
+                        ),
+                    )));
+                }
+            }
+            _ => {}
+        }
+        match (&discard_filter, discard) {
             (None, Some(d)) => {
                 return Err(self.invalid(format!(
                     "{} has no additional cost, so {} can't be discarded for it",
@@ -125,17 +169,17 @@ impl Sim<'_> {
                     self.id(d)
                 )));
             }
-            (Some(cost), None) if !cost.optional => {
+            (Some(f), None) if !optional && reveal_filter.is_none() => {
                 return Err(self.refused(Violation::new(
                     "601.2f",
                     format!(
                         "{} has a required additional cost (discard a card that is {}) and the step pays none",
                         cast_face.name,
-                        crate::effects::describe_filter(&cost.discard)
+                        crate::effects::describe_filter(f)
                     ),
                 )));
             }
-            (Some(cost), Some(d)) => {
+            (Some(f), Some(d)) => {
                 if d == card || self.game.obj(d).zone != ZoneRef::Hand(player) {
                     return Err(self.invalid(format!(
                         "{} is not another card in {}'s hand",
@@ -143,7 +187,7 @@ impl Sim<'_> {
                         self.pname(player)
                     )));
                 }
-                crate::rules::discard::check_discard_cost(&self.game, d, &cost.discard).map_err(|v| self.refused(v))?;
+                crate::rules::discard::check_discard_cost(&self.game, d, f).map_err(|v| self.refused(v))?;
             }
             _ => {}
         }
@@ -168,7 +212,38 @@ impl Sim<'_> {
         if let Some(d) = discard {
             self.discard(player, d, false);
         }
+        if let Some(r) = reveal {
+            // 701.20c: a card already revealed (Telepathy) may be revealed again to pay the cost.
+            self.reveal_cards(player, &[r], "701.20c");
+        }
         self.push_spell(card, face, targets, player, x);
+        Ok(())
+    }
+
+    /// 305.1: a player plays a land from their hand; an effect may allow playing one from exile
+    /// (406.3a, Praetor's Grasp), and the land that enters is a new object that effect can find
+    /// (400.7i).
+    pub(crate) fn play_land(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
+        let o = self.game.obj(card);
+        if !o.def.faces().iter().any(|f| f.types.contains(&crate::cards::def::CardType::Land)) {
+            return Err(self.invalid(format!("{} is not a land card, so it can't be played as a land", o.id)));
+        }
+        let allowed =
+            o.zone == ZoneRef::Hand(player) || (o.zone == ZoneRef::Exile && o.flags.playable_by == Some(player));
+        if !allowed {
+            return Err(self.refused(Violation::new(
+                "305.1",
+                format!(
+                    "{} can't play {}: it is in {} and no effect lets them play it from there",
+                    self.pname(player),
+                    o.id,
+                    o.zone.display(&self.names())
+                ),
+            )));
+        }
+        let from_exile = o.zone == ZoneRef::Exile;
+        self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, if from_exile { "400.7i" } else { "305.1" });
+        self.game.objs[card].controller = player;
         Ok(())
     }
 

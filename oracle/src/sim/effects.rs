@@ -452,6 +452,32 @@ impl Sim<'_> {
                 let who = self.pname(p);
                 self.emit(Event::Named { player: who, name }, "709.4a");
             }
+            Effect::PutIntoLibraryNthFromTop { card, n } => {
+                if let Some(obj) = self.object(ctx, *card) {
+                    self.put_nth_from_top(obj, *n)?;
+                }
+            }
+            Effect::ExileLinked(r) => {
+                if let Some(obj) = self.object(ctx, *r) {
+                    self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "406.6");
+                    self.game.objs[obj].flags.exiled_with = Some((ctx.source, ctx.source_no));
+                }
+            }
+            Effect::ReturnLinkedToBattlefield => {
+                let link = Some((ctx.source, ctx.source_no));
+                let linked: Vec<ObjId> = self
+                    .game
+                    .zone(ZoneRef::Exile)
+                    .iter()
+                    .copied()
+                    .filter(|&o| self.game.obj(o).flags.exiled_with == link)
+                    .collect();
+                for o in linked {
+                    self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "406.6");
+                    let owner = self.game.obj(o).owner;
+                    self.game.objs[o].controller = owner;
+                }
+            }
             Effect::GainFlashback(r) => {
                 if let Some(obj) = self.object(ctx, *r)
                     && matches!(self.game.obj(obj).zone, ZoneRef::Graveyard(_))
@@ -548,15 +574,21 @@ impl Sim<'_> {
         // 601.2f: a required additional cost must be paid; an optional one may be.
         let discard = match cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone()) {
             None => None,
+            Some(cost) if cost.reveal.is_some() => {
+                return Err(SimError::Unsupported {
+                    step: self.step,
+                    message: format!("a reveal cost of {} cast during a resolution is not modelled", cast_face.name),
+                });
+            }
+            Some(cost) if cost.discard.is_none() => None,
             Some(cost) => {
+                let filter = cost.discard.clone().unwrap_or_default();
                 let payable: Vec<ObjId> = self
                     .game
                     .zone(ZoneRef::Hand(caster))
                     .iter()
                     .copied()
-                    .filter(|&d| {
-                        d != card && crate::rules::discard::check_discard_cost(&self.game, d, &cost.discard).is_ok()
-                    })
+                    .filter(|&d| d != card && crate::rules::discard::check_discard_cost(&self.game, d, &filter).is_ok())
                     .collect();
                 let decision =
                     Decision::Discard { player: caster, options: payable.clone(), count: 1, optional: cost.optional };
@@ -573,7 +605,7 @@ impl Sim<'_> {
                 }
             }
         };
-        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard)?;
+        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard, None)?;
         if exile_instead {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
@@ -586,9 +618,12 @@ impl Sim<'_> {
         let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
         match f.spell.as_ref().and_then(|s| s.additional_cost.as_ref()) {
             Some(cost) if !cost.optional => {
-                self.game.zone(ZoneRef::Hand(caster)).iter().any(|&d| {
-                    d != card && crate::rules::discard::check_discard_cost(&self.game, d, &cost.discard).is_ok()
-                })
+                match &cost.discard {
+                    Some(filter) => self.game.zone(ZoneRef::Hand(caster)).iter().any(|&d| {
+                        d != card && crate::rules::discard::check_discard_cost(&self.game, d, filter).is_ok()
+                    }),
+                    None => true,
+                }
             }
             _ => true,
         }

@@ -54,6 +54,8 @@ pub enum Action {
         x: Option<u32>,
         /// The card discarded for the additional cost.
         discard: Option<ObjId>,
+        /// The card revealed for the additional cost.
+        reveal: Option<ObjId>,
     },
     /// Activate an ability of a card (602), e.g. typecycling from hand.
     Activate {
@@ -72,6 +74,8 @@ pub enum Action {
     },
     /// A player discards a card (701.9a).
     Discard(PlayerId, ObjId),
+    /// A player plays a land (305.1): from hand, or from exile where an effect allows it (400.7i).
+    PlayLand(PlayerId, ObjId),
     /// Permanents go to their owners' graveyards from the battlefield at once.
     ToGraveyard(Vec<ObjId>),
     /// An action the rules forbid, refused for `clause`.
@@ -501,9 +505,9 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard } => {
+            Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
                 let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
-                self.cast(*player, *card, *face, targets, mode, *x, *discard)?
+                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)?
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)?
@@ -551,6 +555,7 @@ impl<'d> Sim<'d> {
                 }
                 self.discard(*player, *obj, false);
             }
+            Action::PlayLand(player, obj) => self.play_land(*player, *obj)?,
             Action::ToGraveyard(objs) => {
                 for &obj in objs {
                     if self.game.obj(obj).zone != ZoneRef::Battlefield {
@@ -578,6 +583,7 @@ impl<'d> Sim<'d> {
                 }
             },
         }
+        self.apply_reveal_statics()?;
         self.flush_triggers()
     }
 
@@ -585,22 +591,23 @@ impl<'d> Sim<'d> {
     /// refused action leaves it as it was.
     fn act_refusable(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard } => {
+            Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
                 let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
-                self.cast(*player, *card, *face, targets, mode, *x, *discard)
+                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)
             }
-            _ => Err(self.invalid("only `cast` and `activate` steps can be attempted")),
+            Action::PlayLand(player, obj) => self.play_land(*player, *obj),
+            _ => Err(self.invalid("only `cast`, `activate` and `play` steps can be attempted")),
         }
     }
 
     fn attempt_names(&self, action: &Action) -> (String, String) {
         match action {
-            Action::Cast { player, card, .. } | Action::Activate { player, card, .. } => {
-                (self.pname(*player), self.id(*card))
-            }
+            Action::Cast { player, card, .. }
+            | Action::Activate { player, card, .. }
+            | Action::PlayLand(player, card) => (self.pname(*player), self.id(*card)),
             _ => (String::new(), String::new()),
         }
     }
@@ -696,6 +703,7 @@ impl<'d> Sim<'d> {
                 }
             }
         }
+        self.apply_reveal_statics()?;
         self.flush_triggers()
     }
 

@@ -17,6 +17,11 @@ impl Sim<'_> {
         let names = self.names();
         let from = self.game.obj(obj).zone;
         let old_no = self.game.obj(obj).object_no;
+        let last = LastOnBattlefield {
+            controller: self.game.obj(obj).controller,
+            face_down: self.game.obj(obj).face_down,
+            object_no: old_no,
+        };
         let to = move_object(&mut self.game, obj, to, position, seen_by);
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
@@ -38,6 +43,7 @@ impl Sim<'_> {
             self.refused = Some(SimError::Unsupported { step: self.step, message: format!("{}: {why}", def.name) });
         }
         if from == ZoneRef::Battlefield {
+            self.trigger(Happening::LeftBattlefield(obj), Some(last));
             self.return_exiled_until(obj, old_no);
         }
     }
@@ -98,7 +104,7 @@ impl Sim<'_> {
     /// died, and dies triggers look back at it (603.10a).
     pub(crate) fn put_into_graveyard_from_battlefield(&mut self, obj: ObjId, clause: &'static str) {
         let o = self.game.obj(obj);
-        let last = LastOnBattlefield { controller: o.controller, face_down: o.face_down };
+        let last = LastOnBattlefield { controller: o.controller, face_down: o.face_down, object_no: o.object_no };
         let was_token = o.token;
         let reached = self.to_graveyard(obj, true, clause);
         if reached || was_token {
@@ -251,5 +257,117 @@ impl Sim<'_> {
         let p = self.pname(player);
         self.emit(Event::LookedAt { player: p, cards: ids }, "701.20e");
         let _ = bit(player);
+    }
+}
+
+impl Sim<'_> {
+    /// 401.7: puts a card into its owner's library Nth from the top, or on the bottom when the
+    /// library has fewer than N cards. The position is kept only where the order above it is
+    /// fixed (an unshuffled library); otherwise the oracle can't say which cards are above it.
+    pub(crate) fn put_nth_from_top(&mut self, obj: ObjId, n: u32) -> Result<(), SimError> {
+        let owner = self.game.obj(obj).owner;
+        let zone = ZoneRef::Library(owner);
+        let len = self.game.zone(zone).iter().filter(|&&o| o != obj).count();
+        let n = n.max(1) as usize;
+        if len < n {
+            self.move_card(obj, zone, Position::Bottom, 0, "401.7");
+            return Ok(());
+        }
+        let shape = self.game.shapes[owner].clone();
+        let fixed_above = shape.top_groups.iter().take_while(|&&g| g == 1).count();
+        if fixed_above < n - 1 {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: format!(
+                    "putting a card {n}th from the top of a library whose top {} cards are in random order",
+                    n - 1
+                ),
+            });
+        }
+        self.move_card(obj, zone, Position::Top, 0, "401.7");
+        let list = self.game.zone_mut(zone);
+        list.remove(0);
+        list.insert(n - 1, obj);
+        let mut shape = shape;
+        shape.top_groups.insert(n - 1, 1);
+        self.game.shapes[owner] = shape;
+        Ok(())
+    }
+
+    /// Continuous reveal effects, applied after every step and resolution: Telepathy's revealed
+    /// hands (701.20c) and "play with the top card of your library revealed" (401.5–401.6).
+    pub(crate) fn apply_reveal_statics(&mut self) -> Result<(), SimError> {
+        use crate::effects::StaticAbility;
+        let n = self.game.players.len();
+        let mut hands_revealed = vec![false; n];
+        let mut top_revealed = vec![false; n];
+        for &p in self.game.zone(ZoneRef::Battlefield) {
+            let o = self.game.obj(p);
+            if o.face_down {
+                continue;
+            }
+            for f in o.def.faces() {
+                for s in &f.statics {
+                    match s {
+                        StaticAbility::OpponentsPlayWithHandsRevealed => {
+                            for q in crate::rules::apnap::opponents(o.controller, n) {
+                                hands_revealed[q] = true;
+                            }
+                        }
+                        StaticAbility::TopCardOfLibraryRevealed => top_revealed[o.controller] = true,
+                        StaticAbility::PlayersCantCycle => {}
+                    }
+                }
+            }
+        }
+        let everyone = self.game.everyone();
+        for (p, &revealed) in hands_revealed.iter().enumerate() {
+            if revealed {
+                for o in self.game.zone(ZoneRef::Hand(p)).to_vec() {
+                    self.game.objs[o].known |= everyone;
+                }
+            }
+        }
+        for (p, &on) in top_revealed.iter().enumerate() {
+            let zone = ZoneRef::Library(p);
+            let top = self.game.zone(zone).first().copied();
+            // 401.6: a card that stops being revealed on top becomes a new object, hidden again.
+            for o in self.game.zone(zone).to_vec() {
+                let f = &self.game.obj(o).flags;
+                if f.revealed_on_top && (!on || Some(o) != top) {
+                    let obj = &mut self.game.objs[o];
+                    obj.flags.revealed_on_top = false;
+                    obj.object_no += 1;
+                    obj.known = 0;
+                }
+            }
+            if !on || top.is_none() {
+                continue;
+            }
+            let Some(&card) = self.top_cards(p, 1, "reveal")?.first() else { continue };
+            // Fix the revealed card's position: it is now known to be on top.
+            let list = self.game.zone_mut(zone);
+            if let Some(i) = list.iter().position(|&o| o == card)
+                && i != 0
+            {
+                list.remove(i);
+                list.insert(0, card);
+            }
+            let shape = &mut self.game.shapes[p];
+            if shape.top_groups.first() != Some(&1) {
+                if let Some(g) = shape.top_groups.first_mut() {
+                    *g -= 1;
+                    if *g == 0 {
+                        shape.top_groups.remove(0);
+                    }
+                }
+                shape.top_groups.insert(0, 1);
+            }
+            if !self.game.obj(card).flags.revealed_on_top {
+                self.game.objs[card].flags.revealed_on_top = true;
+                self.reveal_cards(p, &[card], "401.5");
+            }
+        }
+        Ok(())
     }
 }
