@@ -429,6 +429,17 @@ pub enum Effect {
     /// Return the cards exiled by this source's linked ability to the battlefield under their
     /// owners' control (CR 406.6, 607).
     ReturnLinkedToBattlefield,
+    /// Copy a card and let the controller cast the copy without paying its mana cost; a split
+    /// card's copy keeps both halves, and one is chosen as it is cast (CR 707.12, 709.3c).
+    CopyAndMayCast(CardRef),
+    /// Mill N cards, then gain life equal to the total mana value of the milled cards (each card
+    /// milled counts, CR 701.17d).
+    MillThenGainLifeForManaValues {
+        /// Who mills and gains life.
+        player: PlayerRef,
+        /// How many.
+        count: u32,
+    },
     /// The object gains flashback until end of turn, with a flashback cost equal to its mana cost
     /// (Snapcaster Mage; CR 702.34a).
     GainFlashback(CardRef),
@@ -572,6 +583,9 @@ pub enum Replacement {
     /// "If a card would be put into a graveyard from anywhere, put it on the bottom of its owner's
     /// library instead" — a hidden zone, not revealed (used for CR 701.9c).
     AnyCardGraveyardToLibraryBottom,
+    /// "If a player would mill one or more cards, they mill twice that many instead" (hypothetical;
+    /// CR 701.17d).
+    MillDoubled,
     /// "As this enters, mill N cards": applied while the permanent enters (seed 003, Search).
     AsEntersMill {
         /// How many.

@@ -118,6 +118,9 @@ pub struct Obj {
     pub token: bool,
     /// Face down: its characteristics are those 708.2a / 406.3a give, not its card's.
     pub face_down: bool,
+    /// A copy of a card created to be cast (CR 707.12); it ceases to exist anywhere but the stack
+    /// (704.5e).
+    pub copy: bool,
     /// Status that lasts only as long as this object (reset on every zone change, CR 400.7).
     pub flags: ObjFlags,
 }

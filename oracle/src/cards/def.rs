@@ -58,6 +58,8 @@ pub enum Keyword {
     Cycling,
     Flashback,
     Dredge,
+    /// Fuse (CR 702.102): both halves of a split card may be cast together from the hand.
+    Fuse,
 }
 
 /// A card definition. An ordinary card is one face; a split card (CR 709.1) leaves the

@@ -70,6 +70,52 @@ pub fn castable_faces(def: &CardDef) -> Vec<Option<usize>> {
     if def.is_split() { (0..def.split.len()).map(Some).collect() } else { vec![None] }
 }
 
+/// The `face` value meaning both halves of a split card cast together with fuse (702.102).
+pub const FUSED: usize = usize::MAX;
+
+/// The face being cast: a half of a split card (709.3), the whole card, or — fused — both halves
+/// at once, whose characteristics on the stack are the two halves combined (709.4d) and whose
+/// instructions are the left half's then the right half's (702.102d).
+pub fn face_def(def: &CardDef, face: Option<usize>) -> CardDef {
+    match face {
+        Some(FUSED) if def.is_split() => {
+            let mut spell = crate::cards::def::SpellAbility::default();
+            for half in &def.split {
+                if let Some(s) = &half.spell {
+                    spell.targets.extend(s.targets.iter().cloned());
+                    spell.effect.extend(s.effect.iter().cloned());
+                }
+            }
+            let unmodelled = def.split.iter().find_map(|h| h.unmodelled.clone());
+            CardDef {
+                name: def.name.clone(),
+                mana_cost: Some(def.split.iter().filter_map(|h| h.mana_cost.clone()).collect::<String>()),
+                types: def.split.iter().flat_map(|h| h.types.iter().copied()).collect(),
+                spell: Some(spell),
+                unmodelled,
+                ..CardDef::default()
+            }
+        }
+        Some(f) => def.split.get(f).cloned().unwrap_or_else(|| def.clone()),
+        None => def.clone(),
+    }
+}
+
+/// 702.102a: both halves may be cast together only from the hand, and only if the card has fuse.
+pub fn check_fuse(game: &Game, card: ObjId, caster: PlayerId) -> Result<(), Violation> {
+    let o = game.obj(card);
+    if !o.def.faces().iter().any(|f| f.keywords.contains(&Keyword::Fuse)) {
+        return Err(Violation::new(
+            "702.102a",
+            format!("{} has no fuse, so only one of its halves can be cast (709.3)", o.id),
+        ));
+    }
+    if o.zone != ZoneRef::Hand(caster) {
+        return Err(Violation::new("702.102a", format!("{} can be fused only when cast from its owner's hand", o.id)));
+    }
+    Ok(())
+}
+
 /// A land is played, not cast (305.9 is not modelled; lands are simply not castable).
 pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
     let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);

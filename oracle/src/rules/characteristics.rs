@@ -132,6 +132,7 @@ pub fn face_down_chars(on_battlefield: bool) -> Chars {
 
 /// Characteristics of a spell on the stack (709.3b): only the half being cast exists.
 pub fn stack_chars(def: &CardDef, half: Option<usize>) -> Chars {
+    // A fused split spell (half = usize::MAX) has both halves' characteristics (709.4d).
     match half.and_then(|h| def.split.get(h)) {
         Some(face) => face_chars(face),
         None => card_chars(def),

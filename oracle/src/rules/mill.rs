@@ -7,6 +7,20 @@ pub fn cards_to_mill(library_len: usize, asked: u32) -> usize {
     (asked as usize).min(library_len)
 }
 
+/// 614.1a: "mill twice that many instead" effects on the battlefield, applied one after another.
+pub fn replaced_count(game: &crate::model::Game, n: u32) -> u32 {
+    let doublers = game
+        .zone(crate::model::ZoneRef::Battlefield)
+        .iter()
+        .filter(|&&p| {
+            let o = game.obj(p);
+            !o.face_down
+                && o.def.faces().iter().any(|f| f.replacements.contains(&crate::effects::Replacement::MillDoubled))
+        })
+        .count();
+    (0..doublers).fold(n, |acc, _| acc.saturating_mul(2))
+}
+
 /// 701.17b: a cost that includes milling more cards than the library holds can't be paid.
 pub fn check_mill_cost(library_len: usize, asked: u32) -> Result<(), Violation> {
     if asked as usize > library_len {

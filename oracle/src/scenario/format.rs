@@ -217,7 +217,8 @@ pub enum Step {
         player: String,
         /// Card id.
         card: String,
-        /// For a split card, the name of the half cast (709.3).
+        /// For a split card, the name of the half cast (709.3), or `both` to cast both halves
+        /// with fuse (702.102).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
         /// Target card ids or player names, in the order the card lists its targets.

@@ -333,6 +333,13 @@ impl<'a> Builder<'a> {
         if crate::rules::tokens::token_def_for_id(&self.game, id).is_some() {
             return Ok(());
         }
+        // A copy of a card made to be cast (707.12) is named `<card id>-copy-<n>`.
+        if let Some((of, n)) = id.rsplit_once("-copy-")
+            && n.parse::<u32>().is_ok_and(|n| n > 0)
+            && self.ids.contains_key(of)
+        {
+            return Ok(());
+        }
         self.card(id, path).map(|_| ())
     }
 
@@ -418,6 +425,7 @@ impl<'a> Builder<'a> {
             id: id.clone(),
             token: def.token,
             face_down: c.face_down,
+            copy: false,
             def,
             chars,
             owner,
@@ -442,6 +450,8 @@ impl<'a> Builder<'a> {
                 let def = &self.game.obj(obj).def;
                 let face = match face {
                     None => None,
+                    // Both halves, fused (702.102); whether that is allowed is a rules question.
+                    Some(name) if name == "both" && def.is_split() => Some(crate::rules::casting::FUSED),
                     Some(name) => Some(def.split.iter().position(|h| &h.name == name).ok_or_else(|| {
                         let halves: Vec<&str> = def.split.iter().map(|h| h.name.as_str()).collect();
                         (

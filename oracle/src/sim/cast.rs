@@ -68,7 +68,10 @@ impl Sim<'_> {
             )));
         }
         let def = o.def.clone();
-        let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
+        if face == Some(crate::rules::casting::FUSED) {
+            crate::rules::casting::check_fuse(&self.game, card, player).map_err(|v| self.refused(v))?;
+        }
+        let cast_face = &crate::rules::casting::face_def(&def, face);
         // Casting a card whose text isn't fully modelled would silently misread it (an enters
         // trigger skipped, a spell that does nothing), so it is refused with the card's own note.
         if let Some(why) = cast_face.unmodelled.as_ref().or(def.unmodelled.as_ref()) {

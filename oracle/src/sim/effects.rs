@@ -478,6 +478,24 @@ impl Sim<'_> {
                     self.game.objs[o].controller = owner;
                 }
             }
+            Effect::CopyAndMayCast(r) => {
+                if let Some(obj) = self.object(ctx, *r) {
+                    self.cast_copy(ctx.controller, obj)?;
+                }
+            }
+            Effect::MillThenGainLifeForManaValues { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    let milled = self.mill(p, *count)?;
+                    // 701.17c–d: each milled card that reached a public zone is found, and the
+                    // answers are summed.
+                    let total: u32 = milled
+                        .iter()
+                        .filter(|&&c| crate::rules::zones::is_public(self.game.obj(c).zone))
+                        .map(|&c| self.game.obj(c).chars.mana_value)
+                        .sum();
+                    self.gain_life(p, total);
+                }
+            }
             Effect::GainFlashback(r) => {
                 if let Some(obj) = self.object(ctx, *r)
                     && matches!(self.game.obj(obj).zone, ZoneRef::Graveyard(_))
@@ -610,6 +628,51 @@ impl Sim<'_> {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
         Ok(())
+    }
+
+    /// 707.12 / 709.3c: copy a card and let `caster` cast the copy without paying its mana cost,
+    /// choosing a half if it is a split card; a copy that isn't cast ceases to exist (704.5e).
+    fn cast_copy(&mut self, caster: PlayerId, of: ObjId) -> Result<(), SimError> {
+        use crate::rules::casting::{castable_faces, is_castable};
+        let copy = self.create_copy(of, caster);
+        let def = self.game.obj(copy).def.clone();
+        let options: Vec<(ObjId, Option<usize>)> =
+            castable_faces(&def).into_iter().filter(|&f| is_castable(&def, f)).map(|f| (copy, f)).collect();
+        let from = self.game.obj(copy).zone.player().unwrap_or(caster);
+        let chosen = if options.is_empty() {
+            None
+        } else {
+            match self.decide(&Decision::CastFree { player: caster, from, options: options.clone() })? {
+                Choice::Cast(None) => None,
+                Choice::Cast(Some(c)) if options.contains(&c) => Some(c),
+                other => {
+                    return Err(self.illegal(
+                        Violation::new("709.3c", format!("{other:?} is not a half of the copy that may be cast")),
+                        Vec::new(),
+                    ));
+                }
+            }
+        };
+        match chosen {
+            Some((card, face)) => {
+                let f = crate::rules::casting::face_def(&def, face);
+                if f.spell.as_ref().is_some_and(|s| !s.targets.is_empty()) {
+                    return Err(SimError::Unsupported {
+                        step: self.step,
+                        message: format!(
+                            "choosing targets for a copy of {} cast during a resolution is not modelled",
+                            f.name
+                        ),
+                    });
+                }
+                self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, None, None)
+            }
+            None => {
+                let zone = self.game.obj(copy).zone;
+                self.game.zone_mut(zone).retain(|&o| o != copy);
+                Ok(())
+            }
+        }
     }
 
     /// Whether a required additional cost of the half could be paid by `caster` now.

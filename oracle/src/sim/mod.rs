@@ -674,7 +674,7 @@ impl<'d> Sim<'d> {
             }
             StackItem::Spell { obj, face, targets, controller, x } => {
                 let def = self.game.obj(obj).def.clone();
-                let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
+                let cast_face = &crate::rules::casting::face_def(&def, face);
                 let spell = cast_face.spell.clone();
                 // 608.2b: a spell whose every target has become illegal doesn't resolve.
                 let all_illegal = spell.as_ref().is_some_and(|s| {

@@ -29,8 +29,10 @@ impl Sim<'_> {
         if to == ZoneRef::Battlefield {
             self.entered.push(obj);
         }
-        // 704.5d: a token that has left the battlefield ceases to exist.
-        if self.game.obj(obj).token && from == ZoneRef::Battlefield {
+        // 704.5d: a token that has left the battlefield ceases to exist; 704.5e: so does a copy of
+        // a card that has left the stack.
+        let o = self.game.obj(obj);
+        if (o.token && from == ZoneRef::Battlefield) || (o.copy && from == ZoneRef::Stack) {
             self.game.zone_mut(to).retain(|&o| o != obj);
         }
         // An unmodelled ability that would act at this move makes the run unsupported.
@@ -180,6 +182,7 @@ impl Sim<'_> {
             id: id.clone(),
             token: true,
             face_down: false,
+            copy: false,
             def: def.clone(),
             chars,
             owner: controller,
@@ -197,14 +200,42 @@ impl Sim<'_> {
         self.emit(Event::Created { player, card: id, token: def.name.clone() }, "111.1");
     }
 
-    /// 701.17a–b: mills up to `n` cards from the top (as many as there are).
-    pub(crate) fn mill(&mut self, player: PlayerId, n: u32) -> Result<(), SimError> {
+    /// 701.17a–b: mills up to `n` cards from the top (as many as there are), after replacement
+    /// effects that change the number (614.1a). Returns the milled cards.
+    pub(crate) fn mill(&mut self, player: PlayerId, n: u32) -> Result<Vec<ObjId>, SimError> {
         let len = self.game.zone(ZoneRef::Library(player)).len();
+        let n = crate::rules::mill::replaced_count(&self.game, n);
         let count = crate::rules::mill::cards_to_mill(len, n);
-        for card in self.top_cards(player, count, "mill")? {
+        let cards = self.top_cards(player, count, "mill")?;
+        for &card in &cards {
             self.to_graveyard(card, false, "701.17a");
         }
-        Ok(())
+        Ok(cards)
+    }
+
+    /// Creates a copy of a card in the zone the card is in, to be cast (707.12).
+    pub(crate) fn create_copy(&mut self, of: ObjId, owner: PlayerId) -> ObjId {
+        self.game.tokens_made += 1;
+        let src = self.game.obj(of).clone();
+        let id = format!("{}-copy-{}", src.id, self.game.tokens_made);
+        let obj = self.game.objs.len();
+        self.game.objs.push(crate::model::Obj {
+            id,
+            copy: true,
+            token: false,
+            face_down: false,
+            owner,
+            controller: owner,
+            last_controller: owner,
+            object_no: 0,
+            known: self.game.everyone(),
+            counters: 0,
+            flags: Default::default(),
+            ..src
+        });
+        let zone = self.game.obj(of).zone;
+        self.game.zone_mut(zone).push(obj);
+        obj
     }
 
     /// "As this enters, mill N" replacements of permanents about to enter together (614.1c). The
