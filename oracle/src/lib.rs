@@ -15,6 +15,7 @@ pub mod explore;
 pub mod generate;
 pub mod judge;
 pub mod model;
+pub mod mutants;
 pub mod outcome;
 pub mod rules;
 pub mod runner;
