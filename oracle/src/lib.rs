@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod check;
 pub mod corrupt;
 pub mod effects;
 pub mod expect;
@@ -17,7 +18,9 @@ pub mod judge;
 pub mod model;
 pub mod mutants;
 pub mod outcome;
+pub mod protocol;
 pub mod rules;
 pub mod runner;
 pub mod scenario;
+pub mod serve;
 pub mod sim;
