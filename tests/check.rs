@@ -59,8 +59,8 @@ fn write_reports(run: &CheckRun, dir: &Path) {
     report::write_atomic(&dir.join("report.json"), &report::json(run)).expect("json");
     report::write_atomic(&dir.join("matrix.md"), &report::markdown(run)).expect("markdown");
     assert_well_formed_xml(&dir.join("junit.xml"));
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).expect("the JSON report parses");
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap())
+        .expect("the JSON report parses");
     assert_eq!(json["scenarios"].as_array().map(Vec::len), Some(run.scenarios.len()));
     assert!(json["corpus"]["digest"].as_str().is_some_and(|d| d.starts_with("fnv1a64:")), "{json}");
     let md = std::fs::read_to_string(dir.join("matrix.md")).unwrap();

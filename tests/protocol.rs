@@ -5,7 +5,9 @@ use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::mutants::{self, Mutant};
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
 use mtg_oracle::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
-use mtg_oracle::protocol::{FromEngine, Mode, PROTOCOL_VERSION, ToEngine, scenario_message, schema, to_line, to_scenario};
+use mtg_oracle::protocol::{
+    FromEngine, Mode, PROTOCOL_VERSION, ToEngine, scenario_message, schema, to_line, to_scenario,
+};
 use mtg_oracle::scenario::{Loaded, collect_files, load_file, load_scenario};
 use mtg_oracle::serve::{Policy, ServeOptions, serve};
 use mtg_oracle_tests::{pool, repo_root};
@@ -34,7 +36,8 @@ fn every_bundled_scenario_becomes_a_valid_message_that_loads_back_with_the_same_
     let pool = pool();
     for loaded in bundled() {
         for mode in [Mode::Scripted, Mode::Free] {
-            let message = ToEngine::Run { seq: 1, id: loaded.id.clone(), mode, scenario: scenario_message(&loaded, mode) };
+            let message =
+                ToEngine::Run { seq: 1, id: loaded.id.clone(), mode, scenario: scenario_message(&loaded, mode) };
             let line = to_line(&message);
             let parsed = validate_to_engine(&line).unwrap_or_else(|e| panic!("{}: {e}\n{line}", loaded.id));
             assert_eq!(parsed, message, "{}: the message round-trips", loaded.id);
@@ -54,7 +57,10 @@ fn every_bundled_scenario_becomes_a_valid_message_that_loads_back_with_the_same_
                 .unwrap_or_else(|e| panic!("{}: the message doesn't load back: {e}", loaded.id));
             assert_eq!(back.setup.ids, loaded.setup.ids, "{}", loaded.id);
             for (a, b) in back.setup.game.objs.iter().zip(&loaded.setup.game.objs) {
-                assert_eq!((&a.id, a.zone, a.owner, a.controller, a.known), (&b.id, b.zone, b.owner, b.controller, b.known));
+                assert_eq!(
+                    (&a.id, a.zone, a.owner, a.controller, a.known),
+                    (&b.id, b.zone, b.owner, b.controller, b.known)
+                );
             }
         }
     }
@@ -125,7 +131,8 @@ fn validation_is_strict_where_parsing_is_lenient() {
     let no_version = r#"{"type":"hello","engine":{"name":"e","version":"1"}}"#;
     assert!(validate_from_engine(no_version).is_err());
     assert!(parse_from_engine(no_version).is_err(), "a missing required field is never accepted");
-    let unknown_event = r#"{"type":"result","seq":1,"outcome":{"zones":{},"events":[{"step":0,"event":"teleported"}]}}"#;
+    let unknown_event =
+        r#"{"type":"result","seq":1,"outcome":{"zones":{},"events":[{"step":0,"event":"teleported"}]}}"#;
     assert!(validate_from_engine(unknown_event).is_err() && parse_from_engine(unknown_event).is_err());
     assert!(parse_from_engine(r#"{"seq":1}"#).unwrap_err().contains("no `type`"));
     assert!(parse_from_engine(r#"{"type":"greetings"}"#).unwrap_err().contains("unknown message type"));

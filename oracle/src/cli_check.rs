@@ -47,9 +47,8 @@ impl From<PolicyArg> for Policy {
 }
 
 fn parse_mutant(name: &str) -> Result<Mutant, String> {
-    Mutant::from_name(name).ok_or_else(|| {
-        format!("unknown mutant `{name}`; mutants: {}", Mutant::ALL.map(|m| m.name()).join(", "))
-    })
+    Mutant::from_name(name)
+        .ok_or_else(|| format!("unknown mutant `{name}`; mutants: {}", Mutant::ALL.map(|m| m.name()).join(", ")))
 }
 
 /// `mtg-oracle check`.
@@ -112,7 +111,8 @@ fn clock_seed() -> u64 {
 
 fn reference_engine(seed: u64, policy: Policy, mutant: Option<Mutant>) -> Result<EngineCommand, String> {
     let exe = std::env::current_exe().map_err(|e| format!("can't find the mtg-oracle binary: {e}"))?;
-    let mut args = vec!["serve".to_string(), "--seed".into(), seed.to_string(), "--choices".into(), policy.name().into()];
+    let mut args =
+        vec!["serve".to_string(), "--seed".into(), seed.to_string(), "--choices".into(), policy.name().into()];
     if let Some(m) = mutant {
         args.extend(["--mutant".to_string(), m.name().to_string()]);
     }
@@ -306,9 +306,7 @@ pub fn mutants(args: MutantsArgs, pool: &CardPool) -> ExitCode {
         &files,
         pool,
         Duration::from_secs_f64(args.timeout.max(0.1)),
-        |mutant, policy| {
-            reference_engine(args.seed, policy, mutant).unwrap_or_else(|_| exe.clone())
-        },
+        |mutant, policy| reference_engine(args.seed, policy, mutant).unwrap_or_else(|_| exe.clone()),
         |what| {
             if progress {
                 eprint!("\r\x1b[Kchecking {what}");

@@ -95,8 +95,7 @@ impl Engine {
         cmd.args(&self.command.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
         // Its own process group, so a kill reaches whatever a wrapper script started too.
         cmd.process_group(0);
-        let mut child =
-            cmd.spawn().map_err(|e| Failure::Io(format!("can't start `{}`: {e}", self.command.display)))?;
+        let mut child = cmd.spawn().map_err(|e| Failure::Io(format!("can't start `{}`: {e}", self.command.display)))?;
         self.starts += 1;
         let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let (Some(stdin), Some(stdout), Some(stderr)) = (stdin, stdout, stderr) else {
@@ -106,7 +105,11 @@ impl Engine {
         std::thread::spawn(move || {
             let mut stdin = stdin;
             for line in lines_in {
-                if stdin.write_all(line.as_bytes()).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush()).is_err()
+                if stdin
+                    .write_all(line.as_bytes())
+                    .and_then(|_| stdin.write_all(b"\n"))
+                    .and_then(|_| stdin.flush())
+                    .is_err()
                 {
                     return;
                 }

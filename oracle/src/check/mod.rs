@@ -95,7 +95,8 @@ pub struct ScenarioResult {
     /// For ERROR and TIMEOUT: the last lines the engine wrote to stderr.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stderr_tail: Vec<String>,
-    /// Wall time, from sending the scenario to judging the answer, in milliseconds.
+    /// Wall time from sending the scenario to judging the answer (not the engine's start-up), in
+    /// milliseconds.
     pub time_ms: f64,
 }
 
@@ -223,7 +224,9 @@ pub fn check(
             Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
             Ok(loaded) => session.run(loaded),
         };
-        r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
+        if r.time_ms == 0.0 {
+            r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
+        }
         r.gate = opts.baseline.gate(&r.id, r.status);
         progress(i, files.len(), &r);
         scenarios.push(r);
@@ -298,13 +301,19 @@ impl Session<'_> {
         }
         self.seq += 1;
         let seq = self.seq;
-        let message = ToEngine::Run { seq, id: id.clone(), mode: self.opts.mode, scenario: scenario_message(&loaded, self.opts.mode) };
+        let message = ToEngine::Run {
+            seq,
+            id: id.clone(),
+            mode: self.opts.mode,
+            scenario: scenario_message(&loaded, self.opts.mode),
+        };
         let line = to_line(&message);
         if self.opts.validate
             && let Err(e) = validate_to_engine(&line)
         {
             return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
         }
+        let sent = Instant::now();
         let answer = self.ask(line);
         let mut r = match answer {
             Err((Failure::Timeout(d), _)) => {
@@ -313,6 +322,8 @@ impl Session<'_> {
             Err((failure, _)) => mk(Status::Error, failure.to_string()),
             Ok(line) => self.judge_answer(&loaded, seq, &line, &mk),
         };
+        // From sending the scenario to the verdict: an engine's start-up is not counted.
+        r.time_ms = sent.elapsed().as_secs_f64() * 1000.0;
         if matches!(r.status, Status::Error | Status::Timeout) {
             r.stderr_tail = self.engine.stderr_tail();
             // After garbage the stream can't be trusted: start afresh for the next scenario.
@@ -448,7 +459,10 @@ impl Session<'_> {
                 .filter(|n| !cards.iter().any(|c| c == n))
                 .collect();
             if !missing.is_empty() {
-                return Some(format!("cards the engine doesn't list: {}", missing.into_iter().collect::<Vec<_>>().join(", ")));
+                return Some(format!(
+                    "cards the engine doesn't list: {}",
+                    missing.into_iter().collect::<Vec<_>>().join(", ")
+                ));
             }
         }
         if let Some(features) = &supports.features {

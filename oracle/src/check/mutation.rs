@@ -106,7 +106,8 @@ pub fn mutation_run(
 /// The table `mtg-oracle mutants` prints: mutant, the clause it breaks, how many scenarios catch
 /// it, and the first few of them (with the clause the judge named, or the status).
 pub fn table(run: &MutationRun, shown: usize) -> String {
-    let mut out = String::from("| mutant | breaks | caught by | first catching scenarios |\n| --- | --- | ---: | --- |\n");
+    let mut out =
+        String::from("| mutant | breaks | caught by | first catching scenarios |\n| --- | --- | ---: | --- |\n");
     for m in &run.mutants {
         let first: Vec<String> = m
             .caught_by

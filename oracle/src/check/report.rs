@@ -88,7 +88,9 @@ pub fn line(r: &ScenarioResult) -> String {
     let mut out = format!("{} {}", r.status, r.id);
     match r.gate {
         Gate::KnownFailure => out.push_str(" (expected: baseline)"),
-        Gate::UnexpectedPass => out.push_str(" (UNEXPECTED PASS: the baseline expects it to fail; update the baseline)"),
+        Gate::UnexpectedPass => {
+            out.push_str(" (UNEXPECTED PASS: the baseline expects it to fail; update the baseline)")
+        }
         _ => {}
     }
     if !r.message.is_empty() {
@@ -249,7 +251,8 @@ pub fn markdown(run: &CheckRun) -> String {
     );
     let mut matrix: BTreeMap<&str, BTreeMap<Status, Vec<&ScenarioResult>>> = BTreeMap::new();
     for r in &run.scenarios {
-        let clauses: Vec<&str> = if r.rules.is_empty() { vec!["(none)"] } else { r.rules.iter().map(String::as_str).collect() };
+        let clauses: Vec<&str> =
+            if r.rules.is_empty() { vec!["(none)"] } else { r.rules.iter().map(String::as_str).collect() };
         for c in clauses.into_iter().collect::<BTreeSet<_>>() {
             matrix.entry(c).or_default().entry(r.status).or_default().push(r);
         }
@@ -289,7 +292,12 @@ pub fn markdown(run: &CheckRun) -> String {
             let _ = writeln!(out, "- **{}** [{}]({}): {}", r.status, short(&r.id), r.id, md(&r.message));
         }
     }
-    let _ = writeln!(out, "\n{} passed, {} failed", run.count(Status::Pass), run.scenarios.iter().filter(|s| !matches!(s.status, Status::Pass | Status::Unsupported)).count());
+    let _ = writeln!(
+        out,
+        "\n{} passed, {} failed",
+        run.count(Status::Pass),
+        run.scenarios.iter().filter(|s| !matches!(s.status, Status::Pass | Status::Unsupported)).count()
+    );
     out
 }
 

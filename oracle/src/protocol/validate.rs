@@ -47,7 +47,8 @@ pub fn parse_from_engine(line: &str) -> Result<FromEngine, String> {
         other => return Err(format!("unknown message type `{other}`")),
     };
     map.retain(|k, _| keep.contains(&k.as_str()));
-    for (key, fields) in [("engine", &["name", "version", "seed"][..]), ("supports", &["players", "cards", "features"])] {
+    for (key, fields) in [("engine", &["name", "version", "seed"][..]), ("supports", &["players", "cards", "features"])]
+    {
         if let Some(Value::Object(inner)) = map.get_mut(key) {
             inner.retain(|k, _| fields.contains(&k.as_str()));
         }
