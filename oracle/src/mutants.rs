@@ -135,7 +135,7 @@ impl Mutant {
             Mutant::MergedSearchTriggersTwice => "701.23h",
             Mutant::SequentialSearches => "701.23i",
             Mutant::SplitManaValueOneHalf => "709.4",
-            Mutant::LobotomyBasicLand => "608.2c",
+            Mutant::LobotomyBasicLand => "608.2d",
             Mutant::FoundCardShuffledIn => "701.24b",
             Mutant::QuantitySearchFindsFewer => "701.23d",
             Mutant::EmptyLibraryNotSearched => "701.23g",
