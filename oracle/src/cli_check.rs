@@ -211,7 +211,8 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
             }
         }
     }
-    let reports: [(&Option<PathBuf>, fn(&mtg_oracle::check::CheckRun) -> String); 3] =
+    type Render = fn(&mtg_oracle::check::CheckRun) -> String;
+    let reports: [(&Option<PathBuf>, Render); 3] =
         [(&args.junit, report::junit), (&args.json, report::json), (&args.markdown, report::markdown)];
     for (path, render) in reports {
         if let Some(path) = path

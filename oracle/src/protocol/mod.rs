@@ -58,6 +58,8 @@ impl Mode {
 }
 
 /// A message from the oracle to the engine.
+// One message at a time, serialized right away: boxing the scenario would only add noise.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ToEngine {
@@ -82,6 +84,7 @@ pub enum ToEngine {
 }
 
 /// A message from the engine to the oracle.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FromEngine {
@@ -190,6 +193,7 @@ pub struct ScenarioMessage {
 }
 
 /// Every protocol message, either direction: the document `mtg-oracle schema protocol` prints.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Message {
