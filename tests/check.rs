@@ -137,6 +137,16 @@ fn an_engine_that_never_greets_errors_every_scenario_and_is_given_up_after_three
 }
 
 #[test]
+fn bytes_that_are_not_text_are_an_error_and_the_engine_is_restarted() {
+    let mut files = scenarios("701.23a-demonic");
+    files.extend(scenarios("701.23a-diabolic"));
+    let run = check(&files, &pool(), &opts(fake("binary=demonic"), 2000), |_, _, _| {});
+    assert_eq!(run.scenarios[0].status, Status::Error);
+    assert!(run.scenarios[0].message.contains("malformed output") && run.scenarios[0].message.contains("UTF-8"));
+    assert_eq!(run.scenarios[1].status, Status::Unsupported, "the next scenario runs on a fresh engine");
+}
+
+#[test]
 fn an_answer_with_another_seq_is_a_protocol_violation() {
     let files = scenarios("701.23a-demonic");
     let run = check(&files, &pool(), &opts(fake("wrong-seq=demonic"), 2000), |_, _, _| {});

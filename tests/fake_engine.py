@@ -3,7 +3,7 @@
 
 Arguments are BEHAVIOUR=TEXT pairs: the behaviour applies to `run` messages whose scenario id
 contains TEXT. Behaviours: crash (exit 3 after a stderr line), hang (sleep), garbage (a line that
-isn't JSON), wrong-ids (an outcome naming a card the scenario doesn't have), error (an `error`
+isn't JSON), binary (a line that isn't UTF-8), wrong-ids (an outcome naming a card the scenario doesn't have), error (an `error`
 answer), extra-field (the delegate's answer with an unknown field added), wrong-seq (the answer
 with another seq). `hello=garbage|hang|exit|v2` misbehaves at the greeting instead.
 `delegate=PATH` forwards every other scenario to `PATH serve --seed 1` (the reference engine);
@@ -61,6 +61,9 @@ for line in sys.stdin:
         time.sleep(60)
     elif behaviour == "garbage":
         print("Traceback (most recent call last): <not json>", flush=True)
+    elif behaviour == "binary":
+        sys.stdout.buffer.write(b"\xff\xfe\x00 not text\n")
+        sys.stdout.flush()
     elif behaviour == "wrong-ids":
         send({"type": "result", "seq": seq, "outcome": {"zones": {"exile": ["no-such-card"]}}})
     elif behaviour == "error":

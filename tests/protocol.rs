@@ -121,6 +121,14 @@ fn serve_answers_bad_input_with_an_error_and_goes_on() {
     assert!(matches!(&answers[1], FromEngine::Error { message, .. } if message.contains("protocol 1, not 99")));
     assert!(matches!(&answers[2], FromEngine::Error { message, .. } if message.contains("missing field")));
     assert!(matches!(&answers[3], FromEngine::Hello { .. }));
+    // Bytes that aren't UTF-8 are answered too, and the loop goes on.
+    let mut out = Vec::new();
+    let input = b"\xff\xfe garbage\n{\"type\":\"start\",\"protocol\":1}\n";
+    serve(&input[..], &mut out, &pool(), ServeOptions::default()).expect("serve writes");
+    let text = String::from_utf8(out).expect("serve writes UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].contains("\"error\"") && lines[1].contains("\"hello\""), "{text}");
 }
 
 #[test]

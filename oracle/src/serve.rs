@@ -80,9 +80,19 @@ impl ServeOptions {
 
 /// Serves the protocol until `stop` or the end of input. Returns an I/O error only if the output
 /// can't be written; bad input is answered with an `error` message and the loop goes on.
-pub fn serve(input: impl BufRead, mut output: impl Write, pool: &CardPool, opts: ServeOptions) -> std::io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
+pub fn serve(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    pool: &CardPool,
+    opts: ServeOptions,
+) -> std::io::Result<()> {
+    loop {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        // Bytes that aren't UTF-8 become U+FFFD, and the line is answered as invalid JSON.
+        let line = String::from_utf8_lossy(&bytes);
         if line.trim().is_empty() {
             continue;
         }
@@ -101,7 +111,6 @@ pub fn serve(input: impl BufRead, mut output: impl Write, pool: &CardPool, opts:
         writeln!(output, "{}", to_line(&reply))?;
         output.flush()?;
     }
-    Ok(())
 }
 
 /// FNV-1a, 64-bit: a stable hash for seeds and partitions (std's hasher may change between

@@ -47,6 +47,8 @@ pub enum Failure {
     Timeout(Duration),
     /// The engine exited or closed its output.
     Crashed(String),
+    /// The engine wrote something that can't be a line of the protocol (not UTF-8, too long).
+    Garbage(String),
     /// The engine couldn't be started or written to.
     Io(String),
 }
@@ -56,6 +58,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Timeout(d) => write!(f, "no answer within {:.1} s; the engine was killed", d.as_secs_f64()),
             Failure::Crashed(why) => write!(f, "the engine crashed: {why}"),
+            Failure::Garbage(why) => write!(f, "malformed output: {why}; the engine was killed"),
             Failure::Io(why) => write!(f, "{why}"),
         }
     }
@@ -151,7 +154,7 @@ impl Engine {
                 Ok(Ok(line)) => return Ok(line),
                 Ok(Err(why)) => {
                     self.kill();
-                    return Err(Failure::Crashed(why));
+                    return Err(Failure::Garbage(why));
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();

@@ -316,10 +316,10 @@ impl Session<'_> {
         let sent = Instant::now();
         let answer = self.ask(line);
         let mut r = match answer {
-            Err((Failure::Timeout(d), _)) => {
+            Err(Failure::Timeout(d)) => {
                 mk(Status::Timeout, format!("no answer within {:.1} s; the engine was killed", d.as_secs_f64()))
             }
-            Err((failure, _)) => mk(Status::Error, failure.to_string()),
+            Err(failure) => mk(Status::Error, failure.to_string()),
             Ok(line) => self.judge_answer(&loaded, seq, &line, &mk),
         };
         // From sending the scenario to the verdict: an engine's start-up is not counted.
@@ -332,10 +332,10 @@ impl Session<'_> {
         r
     }
 
-    fn ask(&mut self, line: String) -> Result<String, (Failure, ())> {
-        self.engine.send(line).map_err(|f| (f, ()))?;
+    fn ask(&mut self, line: String) -> Result<String, Failure> {
+        self.engine.send(line)?;
         let deadline = Instant::now() + self.opts.timeout;
-        self.engine.receive(deadline, self.opts.timeout).map_err(|f| (f, ()))
+        self.engine.receive(deadline, self.opts.timeout)
     }
 
     fn parse(&self, line: &str) -> Result<FromEngine, String> {
@@ -427,7 +427,7 @@ impl Session<'_> {
     fn handshake(&mut self) -> Result<(), String> {
         self.engine.start().map_err(|f| f.to_string())?;
         let line = to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION });
-        let answer = self.ask(line).map_err(|(f, ())| format!("no `hello`: {f}"))?;
+        let answer = self.ask(line).map_err(|f| format!("no `hello`: {f}"))?;
         match self.parse(&answer)? {
             FromEngine::Hello { protocol, engine, supports } if protocol == PROTOCOL_VERSION => {
                 self.hello = Some((engine, supports));
