@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod cards;
+pub mod check;
 pub mod corrupt;
 pub mod coverage;
 pub mod effects;
@@ -16,8 +17,11 @@ pub mod explore;
 pub mod generate;
 pub mod judge;
 pub mod model;
+pub mod mutants;
 pub mod outcome;
+pub mod protocol;
 pub mod rules;
 pub mod runner;
 pub mod scenario;
+pub mod serve;
 pub mod sim;

@@ -1,5 +1,7 @@
 //! The `mtg-oracle` command line.
 
+mod cli_check;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -82,6 +84,19 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// Check an engine: run scenarios through it over the protocol and judge its answers.
+    ///
+    /// Without --engine, checks the built-in reference engine (`mtg-oracle serve`). Prints one
+    /// line per scenario and a last line `N passed, M failed`. Exit status: 0 when every result is
+    /// as the baseline expects, 1 on an unexpected failure or pass, 2 when a file is not a valid
+    /// scenario (or a report can't be written).
+    Check(cli_check::CheckArgs),
+    /// The reference engine: speak the engine protocol on stdin/stdout.
+    Serve(cli_check::ServeArgs),
+    /// Run the scenarios against every mutant of the reference engine and show which catch it.
+    ///
+    /// Exit status 1 if a mutant survives, 2 if the unmutated reference engine fails a scenario.
+    Mutants(cli_check::MutantsArgs),
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -98,6 +113,8 @@ enum SchemaKind {
     Outcome,
     /// The card pool file.
     Cards,
+    /// Every message of the engine protocol (both directions).
+    Protocol,
 }
 
 fn main() -> ExitCode {
@@ -118,11 +135,15 @@ fn main() -> ExitCode {
             let options = coverage::Options { paths, index, thresholds, markdown, json };
             ExitCode::from(coverage::command(&options, &pool, &mut std::io::stdout().lock(), &mut std::io::stderr()))
         }
+        Command::Check(args) => cli_check::check(args, &pool),
+        Command::Serve(args) => cli_check::serve(args, &pool),
+        Command::Mutants(args) => cli_check::mutants(args, &pool),
         Command::Schema { kind } => {
             let schema = match kind {
                 SchemaKind::Scenario => schemars::schema_for!(Scenario),
                 SchemaKind::Outcome => schemars::schema_for!(Outcome),
                 SchemaKind::Cards => schemars::schema_for!(Vec<mtg_oracle::cards::def::CardDef>),
+                SchemaKind::Protocol => mtg_oracle::protocol::schema(),
             };
             println!("{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
             ExitCode::SUCCESS

@@ -61,7 +61,10 @@ pub fn library_cap(game: &Game, searcher: PlayerId) -> Option<u32> {
             let faces = if o.face_down { Vec::new() } else { o.def.faces() };
             faces.into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
                 Replacement::SearchTopOfLibrary { count, applies_to } => {
-                    relation_holds(*applies_to, o.controller, searcher).then_some(*count)
+                    // Mutant `mindcensor-limits-controller`: the limit applies to everyone.
+                    let applies = relation_holds(*applies_to, o.controller, searcher)
+                        || crate::mutants::is(crate::mutants::Mutant::MindcensorLimitsController);
+                    applies.then_some(*count)
                 }
                 _ => None,
             })
@@ -107,7 +110,10 @@ pub fn plan_part(
             looked_at.iter().copied().filter(|&o| matches(&game.obj(o).chars, filter, names)).collect()
         }
     };
-    let public: Vec<ObjId> = candidates.iter().copied().filter(|&o| is_public(game.obj(o).zone)).collect();
+    // Mutant `public-copies-optional`: public zones treated like hidden ones.
+    let public_optional = crate::mutants::is(crate::mutants::Mutant::PublicCopiesOptional);
+    let public: Vec<ObjId> =
+        candidates.iter().copied().filter(|&o| is_public(game.obj(o).zone) && !public_optional).collect();
     // 701.23j: a card outside the game is found only by choice ("may choose").
     let forced_pool = match quality {
         Quality::QuantityOnly => {
@@ -116,6 +122,10 @@ pub fn plan_part(
         Quality::Stated => public.len(),
         Quality::Undefined => 0,
     };
+    // Mutant `quantity-search-finds-fewer`: "a card" may find nothing.
+    let fewer =
+        crate::mutants::is(crate::mutants::Mutant::QuantitySearchFindsFewer) && quality == Quality::QuantityOnly;
+    let forced_pool = if fewer { 0 } else { forced_pool };
     let all = spec.count == Count::All;
     let mut max = spec.count.max().min(candidates.len());
     if spec.different_names {

@@ -129,6 +129,15 @@ pub fn load_scenario(id: &str, scenario: Scenario, pool: &CardPool) -> Result<Lo
     Ok(Loaded { id: id.to_string(), scenario, setup, source })
 }
 
+/// True for ids of objects a run creates: tokens (`clue-token-1`, CR 111) and copies of cards made
+/// to be cast (`<card id>-copy-<n>`, CR 707.12).
+pub fn is_run_time_id(setup: &Setup, id: &str) -> bool {
+    if crate::rules::tokens::token_def_for_id(&setup.game, id).is_some() {
+        return true;
+    }
+    id.rsplit_once("-copy-").is_some_and(|(of, n)| n.parse::<u32>().is_ok_and(|n| n > 0) && setup.ids.contains_key(of))
+}
+
 /// Renders a value as YAML in the scenario style (enums as one-key maps).
 pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
     let mut out = Vec::new();

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::{Choice, Decision, Sim, SimError, TargetChoice};
 use crate::effects::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::mutants::{self, Mutant};
 use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::{apnap_order, bit, opponents};
@@ -191,7 +192,9 @@ impl Sim<'_> {
                     .zone(ZoneRef::Hand(from))
                     .iter()
                     .copied()
-                    .filter(|&o| matches(&self.game.obj(o).chars, filter, None))
+                    .filter(|&o| {
+                        matches(&self.game.obj(o).chars, filter, None) || mutants::is(Mutant::LobotomyBasicLand)
+                    })
                     .collect();
                 ctx.chosen = None;
                 ctx.chosen_names = None;
@@ -355,7 +358,7 @@ impl Sim<'_> {
                     && self.game.obj(obj).zone == ZoneRef::Stack
                     && self.remove_spell(obj)
                 {
-                    self.to_graveyard(obj, false, "701.6a");
+                    self.put_into_graveyard(obj, false, "701.6a");
                 }
             }
             Effect::ExileUntilSourceLeaves(r) => {
@@ -757,6 +760,13 @@ impl Sim<'_> {
         let mut taken: BTreeSet<ObjId> = BTreeSet::new();
         for (searcher, whose, looked_at, cap) in looks {
             let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
+            // Mutant `sequential-searches`: a later searcher looks after earlier finds have left.
+            let looked_at = match cap {
+                Some(n) if mutants::is(Mutant::SequentialSearches) && head.zones == [SearchZone::Library] => {
+                    mutants::slid_window(&self.game, whose, n, &taken)
+                }
+                _ => looked_at,
+            };
             let mut parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
@@ -783,6 +793,13 @@ impl Sim<'_> {
         // when the search was limited to part of the library (701.23f).
         let names = self.names();
         for (searcher, whose, looked_at, cap, found) in &results {
+            // Mutant `empty-library-not-searched`: an empty library "can't be searched".
+            if mutants::is(Mutant::EmptyLibraryNotSearched)
+                && head.zones == [SearchZone::Library]
+                && self.game.zone(ZoneRef::Library(*whose)).is_empty()
+            {
+                continue;
+            }
             let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
@@ -792,13 +809,19 @@ impl Sim<'_> {
                     self.game.objs[o].known |= bit(*searcher); // 701.23a: the searcher looks at them.
                 }
             }
-            if head.zones.contains(&SearchZone::Library) {
-                self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
+            // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
+            let times = if mutants::is(Mutant::MergedSearchTriggersTwice) { specs.len() } else { 1 };
+            for _ in 0..times {
+                if head.zones.contains(&SearchZone::Library) {
+                    self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
+                }
             }
         }
-        for (searcher, whose, _, _, found) in &results {
+        for (searcher, whose, looked_at, cap, found) in &results {
+            // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
+            let reveals = |s: &SearchSpec| s.reveal || mutants::is(Mutant::FoundCardRevealed);
             let revealed: Vec<ObjId> =
-                specs.iter().zip(found).filter(|(s, _)| s.reveal).flat_map(|(_, f)| f.iter().copied()).collect();
+                specs.iter().zip(found).filter(|(s, _)| reveals(s)).flat_map(|(_, f)| f.iter().copied()).collect();
             // 701.23e: found cards are revealed only when the effect says so.
             if !revealed.is_empty() {
                 let everyone = self.game.everyone();
@@ -809,7 +832,7 @@ impl Sim<'_> {
                 let player = self.pname(*searcher);
                 self.emit(Event::Revealed { player, cards }, "701.23e");
             }
-            let shuffles = specs.iter().any(|s| s.shuffle);
+            let shuffles = specs.iter().any(|s| s.shuffle) && !mutants::is(Mutant::NoShuffleAfterSearch);
             // Seed 003 (R003-01): a replacement that mills while a card enters from a library
             // doesn't mill the cards entering from it, though they are still there.
             let entering: Vec<ObjId> = specs
@@ -822,7 +845,7 @@ impl Sim<'_> {
             self.apply_as_enters(&entering, *searcher)?;
             let mut to_top = Vec::new();
             for (spec, cards) in specs.iter().zip(found) {
-                let seen = bit(*searcher) | if spec.reveal { self.game.everyone() } else { 0 };
+                let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
                 for &o in cards {
                     let owner = self.game.obj(o).owner;
                     match spec.to {
@@ -852,8 +875,18 @@ impl Sim<'_> {
                 }
             }
             if shuffles {
-                // 701.24b: cards bound for a position in the library are not part of the shuffle.
-                self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).collect::<Vec<_>>());
+                // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
+                let untouched = mutants::below_window(&self.game, *whose, cap.is_some(), looked_at);
+                // 701.24b: cards bound for a position in the library are not part of the shuffle
+                // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
+                let shuffled_in = mutants::is(Mutant::FoundCardShuffledIn);
+                self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>());
+                if shuffled_in {
+                    to_top.iter_mut().for_each(|t| t.1 = 0);
+                }
+                for (o, known) in untouched {
+                    self.game.objs[o].known = known;
+                }
             }
             let mut per_owner = vec![0usize; self.game.players.len()];
             let mut group_sizes = vec![0usize; self.game.players.len()];
@@ -903,7 +936,9 @@ impl Sim<'_> {
             let zone = search_zone(z, searcher, whose);
             match z {
                 SearchZone::Library => {
-                    cap = library_cap(&self.game, searcher);
+                    // Mutant `mindcensor-ignored-multi-zone`: no limit when other zones are searched too.
+                    cap = library_cap(&self.game, searcher)
+                        .filter(|_| zones.len() == 1 || !mutants::is(Mutant::MindcensorIgnoredMultiZone));
                     match cap {
                         None => looked.extend_from_slice(self.game.zone(zone)),
                         Some(n) => {
@@ -915,13 +950,20 @@ impl Sim<'_> {
                                     w
                                 }
                             };
-                            looked.extend(window);
+                            // Mutant `mindcensor-bottom-n`: the bottom N cards instead.
+                            let bottom = mutants::is(Mutant::MindcensorBottomN);
+                            looked.extend(if bottom { mutants::bottom_window(&self.game, whose, n) } else { window });
                         }
                     }
                 }
                 // 701.23j: outside the game, only cards the searcher owns.
                 SearchZone::Outside => {
-                    looked.extend(self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher))
+                    looked.extend(self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher));
+                    // Mutant `outside-finds-others-cards`: every player's cards outside the game.
+                    if mutants::is(Mutant::OutsideFindsOthersCards) {
+                        let others = (0..self.game.players.len()).filter(|&p| p != searcher);
+                        looked.extend(others.flat_map(|p| self.game.zone(ZoneRef::Outside(p)).to_vec()));
+                    }
                 }
                 _ => looked.extend_from_slice(self.game.zone(zone)),
             }
@@ -958,6 +1000,12 @@ impl Sim<'_> {
                     Vec::new(),
                 ));
             }
+        };
+        // Mutant `hidden-copies-forced`: an "all" search finds every match, whatever was chosen.
+        let found = if mutants::is(Mutant::HiddenCopiesForced) {
+            parts.iter().zip(found).map(|(p, f)| if p.all { p.candidates.clone() } else { f }).collect()
+        } else {
+            found
         };
         let mut all = BTreeSet::new();
         for (plan, cards) in parts.iter().zip(&found) {

@@ -562,7 +562,7 @@ impl<'d> Sim<'d> {
                         return Err(self.invalid(format!("{} is not on the battlefield", self.id(obj))));
                     }
                 }
-                self.to_graveyards_at_once(objs);
+                self.put_into_graveyards_at_once(objs);
             }
             Action::Attempt { action, clause } => match self.act_refusable(action) {
                 Err(SimError::Refused { clause: c, message, .. }) if c == clause.as_str() => {
@@ -698,7 +698,7 @@ impl<'d> Sim<'d> {
                         self.game.objs[obj].controller = controller;
                     } else {
                         let clause = if all_illegal { "608.2b" } else { "608.2n" };
-                        self.to_graveyard(obj, false, clause);
+                        self.put_into_graveyard(obj, false, clause);
                     }
                 }
             }

@@ -69,7 +69,7 @@ impl Sim<'_> {
 
     /// Puts a card into its owner's graveyard, or where a replacement effect sends it instead
     /// (614.1a). `dies`: from the battlefield. Returns whether it reached the graveyard.
-    pub(crate) fn to_graveyard(&mut self, obj: ObjId, dies: bool, clause: &'static str) -> bool {
+    pub(crate) fn put_into_graveyard(&mut self, obj: ObjId, dies: bool, clause: &'static str) -> bool {
         let owner = self.game.obj(obj).owner;
         match graveyard_fate(&self.game, obj, dies) {
             GraveyardFate::Graveyard => {
@@ -108,7 +108,7 @@ impl Sim<'_> {
         let o = self.game.obj(obj);
         let last = LastOnBattlefield { controller: o.controller, face_down: o.face_down, object_no: o.object_no };
         let was_token = o.token;
-        let reached = self.to_graveyard(obj, true, clause);
+        let reached = self.put_into_graveyard(obj, true, clause);
         if reached || was_token {
             self.trigger(Happening::Died(obj), Some(last));
         }
@@ -117,7 +117,7 @@ impl Sim<'_> {
     /// Several permanents go to graveyards at once. Replacements apply to each; a library that
     /// one of them is shuffled into while another is put on top of it ends up shuffled with the
     /// second card on top (701.24g).
-    pub(crate) fn to_graveyards_at_once(&mut self, objs: &[ObjId]) {
+    pub(crate) fn put_into_graveyards_at_once(&mut self, objs: &[ObjId]) {
         // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
         let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
         let mut to_top: Vec<ObjId> = Vec::new();
@@ -159,7 +159,7 @@ impl Sim<'_> {
     pub(crate) fn discard(&mut self, player: PlayerId, obj: ObjId, cycled: bool) {
         let (p, card) = (self.pname(player), self.id(obj));
         self.emit(Event::Discarded { player: p, card }, "701.9a");
-        self.to_graveyard(obj, false, "701.9a");
+        self.put_into_graveyard(obj, false, "701.9a");
         self.trigger(Happening::Discarded { player, card: obj, cycled }, None);
     }
 
@@ -208,7 +208,7 @@ impl Sim<'_> {
         let count = crate::rules::mill::cards_to_mill(len, n);
         let cards = self.top_cards(player, count, "mill")?;
         for &card in &cards {
-            self.to_graveyard(card, false, "701.17a");
+            self.put_into_graveyard(card, false, "701.17a");
         }
         Ok(cards)
     }

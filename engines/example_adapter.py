@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A complete minimal engine adapter for mtg-oracle (protocol 1).
+
+Its "engine" knows two cards, Demonic Tutor and Diabolic Tutor ("search your library for a card,
+put that card into your hand, then shuffle"), and runs scenarios whose steps are exactly "cast
+a tutor, resolve it" with nothing on the battlefield or in exile. Every other scenario is
+answered `unsupported`, which `mtg-oracle check` reports as UNSUPPORTED, not as a failure.
+"""
+import json
+import random
+import sys
+
+TUTORS = {"Demonic Tutor", "Diabolic Tutor"}
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def card_id(card):
+    return card["id"]  # the oracle always spells out every id
+
+
+def play(scenario):
+    """Returns (outcome, None) or (None, reason it is unsupported)."""
+    steps = scenario["steps"]
+    if scenario["battlefield"] or scenario["exile"] or len(steps) != 2 or steps[1] != "resolve":
+        return None, "only 'cast a tutor, resolve it' with an empty battlefield and exile"
+    cast = steps[0].get("cast") if isinstance(steps[0], dict) else None
+    players = {p["name"]: p for p in scenario["players"]}
+    if cast is None or cast["player"] not in players:
+        return None, "the first step is not a cast"
+    me = players[cast["player"]]
+    names = {card_id(c): c["card"] for p in players.values() for z in ("hand", "library") for c in p.get(z, [])}
+    if names.get(cast["card"]) not in TUTORS:
+        return None, "this engine knows only Demonic Tutor and Diabolic Tutor"
+    # Zones as lists of ids; libraries and graveyards top first, like the scenario.
+    zones = {f"{p['name']}.{z}": [card_id(c) for c in p.get(z, [])]
+             for p in players.values() for z in ("library", "hand", "graveyard", "outside")}
+    known = {card_id(c): sorted(set(c.get("known_to", [])) | ({p["name"]} if z == "hand" else set()))
+             for p in players.values() for z in ("library", "hand", "outside") for c in p.get(z, [])}
+    who, tutor = me["name"], cast["card"]
+    hand, library, graveyard = f"{who}.hand", f"{who}.library", f"{who}.graveyard"
+    events = [{"step": 0, "event": "cast", "player": who, "card": tutor},
+              {"step": 0, "event": "moved", "card": tutor, "from": hand, "to": "stack"}]
+    zones[hand].remove(tutor)
+    known.pop(tutor, None)
+    # The search: a scripted decision if there is one, else the top card (any card is legal).
+    scripted = [d["search"] for d in scenario["decisions"] if "search" in d and d["search"]["player"] == who]
+    found = scripted[0]["find"] if scripted else zones[library][:1]
+    events.append({"step": 1, "event": "searched", "player": who, "zones": [library], "found": found})
+    for card in found:
+        zones[library].remove(card)
+        zones[hand].append(card)
+        known[card] = [who]  # a new object in its owner's hand: its owner knows it
+        events.append({"step": 1, "event": "moved", "card": card, "from": library, "to": hand})
+    random.shuffle(zones[library])  # a real shuffle: the library's cards are new objects
+    for card in zones[library]:
+        known.pop(card, None)
+    events.append({"step": 1, "event": "shuffled", "library": who})
+    zones[graveyard].insert(0, tutor)
+    events.append({"step": 1, "event": "moved", "card": tutor, "from": "stack", "to": graveyard})
+    outcome = {"zones": {z: cards for z, cards in zones.items() if cards},
+               "known": {c: who_knows for c, who_knows in known.items() if who_knows},
+               "life": {p["name"]: p.get("life", 20) for p in players.values()},
+               "events": events}
+    return outcome, None
+
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        send({"type": "hello", "protocol": 1,
+              "engine": {"name": "example-adapter", "version": "1.0"},
+              "supports": {"players": [2, 3, 4], "features": []}})
+    elif message["type"] == "run":
+        try:
+            outcome, why = play(message["scenario"])
+            if outcome is None:
+                send({"type": "unsupported", "seq": message["seq"], "reason": why})
+            else:
+                send({"type": "result", "seq": message["seq"], "outcome": outcome})
+        except Exception as e:  # report, don't die: the next scenario still runs
+            send({"type": "error", "seq": message["seq"], "message": repr(e)})
+    elif message["type"] == "stop":
+        break

@@ -1,0 +1,477 @@
+//! `mtg-oracle check`: runs scenarios through an engine over the protocol and judges its answers.
+//!
+//! Each scenario ends in one status, kept distinct: PASS, FAIL (the judge rejects the outcome;
+//! with the clause and the smallest difference), UNSUPPORTED (the engine says so, or its `hello`
+//! rules it out), ERROR (crash, malformed answer, protocol violation — with the engine's stderr
+//! tail), TIMEOUT (no answer within the limit). A scenario file the oracle itself can't run is
+//! INVALID (exit status 2, as for `run`). One bad scenario never ends the run: after a crash,
+//! a timeout or garbage the engine is killed and started again for the next scenario.
+
+pub mod baseline;
+pub mod engine;
+pub mod mutation;
+pub mod report;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::CardPool;
+use crate::explore::first_run;
+use crate::judge::{Difference, Verdict, judge};
+use crate::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
+use crate::protocol::{
+    EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of, scenario_message, to_line,
+};
+use crate::runner::locate_sim_error;
+use crate::scenario::{Loaded, load_file};
+use crate::serve::stable_hash;
+use baseline::{Baseline, Gate};
+use engine::{Engine, EngineCommand, Failure};
+
+/// A scenario's status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Status {
+    /// The engine's outcome is one of the legal outcomes.
+    Pass,
+    /// It is not.
+    Fail,
+    /// The engine doesn't support the scenario.
+    Unsupported,
+    /// The engine crashed, answered garbage or broke the protocol.
+    Error,
+    /// The engine didn't answer in time.
+    Timeout,
+    /// The scenario file is not valid (the oracle's input, not the engine's fault).
+    Invalid,
+}
+
+impl Status {
+    /// Every status, in report order.
+    pub const ALL: [Status; 6] =
+        [Status::Pass, Status::Fail, Status::Unsupported, Status::Error, Status::Timeout, Status::Invalid];
+
+    /// As printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pass => "PASS",
+            Status::Fail => "FAIL",
+            Status::Unsupported => "UNSUPPORTED",
+            Status::Error => "ERROR",
+            Status::Timeout => "TIMEOUT",
+            Status::Invalid => "INVALID",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result of one scenario.
+#[derive(Debug, Clone, Serialize)]
+pub struct ScenarioResult {
+    /// The scenario's id (its path).
+    pub id: String,
+    /// The CR clauses it exercises.
+    pub rules: Vec<String>,
+    /// What happened.
+    pub status: Status,
+    /// How the baseline judges it.
+    pub gate: Gate,
+    /// For FAIL: the judge's differences, the main one first (clause and message).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub verdict: Vec<Verdict1>,
+    /// One line saying why, for every status but PASS.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+    /// For UNSUPPORTED: the engine's link, if it gave one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// For ERROR and TIMEOUT: the last lines the engine wrote to stderr.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stderr_tail: Vec<String>,
+    /// Wall time from sending the scenario to judging the answer (not the engine's start-up), in
+    /// milliseconds.
+    pub time_ms: f64,
+}
+
+/// One difference of a FAIL verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdict1 {
+    /// The clause that decides it.
+    pub clause: String,
+    /// What differs.
+    pub message: String,
+}
+
+impl From<&Difference> for Verdict1 {
+    fn from(d: &Difference) -> Self {
+        Verdict1 { clause: d.clause.clone(), message: d.message.clone() }
+    }
+}
+
+/// Settings of a check run.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    /// The engine.
+    pub engine: EngineCommand,
+    /// Scripted or free.
+    pub mode: Mode,
+    /// Per-scenario time limit (from sending the scenario to its answer).
+    pub timeout: Duration,
+    /// Validate every message against the protocol schema.
+    pub validate: bool,
+    /// This runner's share of the scenarios: `(i, n)`, 1-based.
+    pub partition: Option<(u64, u64)>,
+    /// The expected-failure baseline.
+    pub baseline: Baseline,
+}
+
+/// What a whole run found.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckRun {
+    /// The engine as it introduced itself (`None` if it never did).
+    pub engine: Option<EngineInfo>,
+    /// The command that started it.
+    pub engine_command: String,
+    /// The protocol version.
+    pub protocol: u32,
+    /// Scripted or free.
+    pub mode: Mode,
+    /// Which corpus ran.
+    pub corpus: report::Corpus,
+    /// The partition, as `i/n`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition: Option<String>,
+    /// Per scenario, in id order.
+    pub scenarios: Vec<ScenarioResult>,
+    /// Baseline entries for scenarios that ran and are no longer failing the way it says, or
+    /// that didn't run at all.
+    pub stale_baseline: Vec<String>,
+    /// Total wall time in seconds.
+    pub seconds: f64,
+}
+
+impl CheckRun {
+    /// How many scenarios have this status.
+    pub fn count(&self, status: Status) -> usize {
+        self.scenarios.iter().filter(|s| s.status == status).count()
+    }
+
+    /// Results the baseline doesn't expect (unexpected failures and unexpected passes).
+    pub fn unexpected(&self) -> impl Iterator<Item = &ScenarioResult> {
+        self.scenarios.iter().filter(|s| matches!(s.gate, Gate::UnexpectedFailure | Gate::UnexpectedPass))
+    }
+
+    /// The exit status, as for `run`: 2 if a scenario file is invalid, 1 if a result is
+    /// unexpected, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.count(Status::Invalid) > 0 {
+            2
+        } else if self.unexpected().next().is_some() {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// True if scenario `id` belongs to partition `i` of `n` (1-based): a stable hash of the id,
+/// so each scenario lands in exactly one partition whatever else is in the corpus.
+pub fn in_partition(id: &str, (i, n): (u64, u64)) -> bool {
+    n > 0 && stable_hash(id) % n == i - 1
+}
+
+/// Parses `I/N` (1 ≤ I ≤ N).
+pub fn parse_partition(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("`{text}` is not a partition: expected I/N with 1 ≤ I ≤ N, e.g. 2/4");
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    if i == 0 || n == 0 || i > n { Err(bad()) } else { Ok((i, n)) }
+}
+
+/// How many consecutive failed starts end the attempts to start the engine.
+const MAX_FAILED_STARTS: usize = 3;
+
+/// Runs `files` through the engine. `progress` is told after each scenario (index, total, result).
+pub fn check(
+    files: &[PathBuf],
+    pool: &CardPool,
+    opts: &CheckOptions,
+    mut progress: impl FnMut(usize, usize, &ScenarioResult),
+) -> CheckRun {
+    let started = Instant::now();
+    let files: Vec<&PathBuf> =
+        files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
+    let mut session = Session {
+        engine: Engine::new(opts.engine.clone()),
+        hello: None,
+        failed_starts: 0,
+        last_start_error: String::new(),
+        seq: 0,
+        opts,
+    };
+    let mut scenarios = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        let id = file.display().to_string();
+        let t = Instant::now();
+        let mut r = match load_file(file, pool) {
+            Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
+            Ok(loaded) => session.run(loaded),
+        };
+        if r.time_ms == 0.0 {
+            r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
+        }
+        r.gate = opts.baseline.gate(&r.id, r.status);
+        progress(i, files.len(), &r);
+        scenarios.push(r);
+    }
+    session.engine.stop(to_line(&ToEngine::Stop));
+    let ran: std::collections::BTreeSet<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
+    let stale = opts
+        .baseline
+        .expected
+        .keys()
+        .filter(|id| opts.partition.is_none_or(|p| in_partition(id, p)) && !ran.contains(id.as_str()))
+        .cloned()
+        .collect();
+    CheckRun {
+        engine: session.hello.map(|h| h.0),
+        engine_command: opts.engine.display.clone(),
+        protocol: PROTOCOL_VERSION,
+        mode: opts.mode,
+        corpus: report::Corpus::of(files.iter().map(|f| f.as_path())),
+        partition: opts.partition.map(|(i, n)| format!("{i}/{n}")),
+        scenarios,
+        stale_baseline: stale,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn result(id: &str, rules: Vec<String>, status: Status, message: String) -> ScenarioResult {
+    ScenarioResult {
+        id: id.to_string(),
+        rules,
+        status,
+        gate: Gate::Expected,
+        verdict: Vec::new(),
+        message,
+        link: None,
+        stderr_tail: Vec::new(),
+        time_ms: 0.0,
+    }
+}
+
+/// The engine and what it said about itself.
+struct Session<'a> {
+    engine: Engine,
+    hello: Option<(EngineInfo, Supports)>,
+    failed_starts: usize,
+    last_start_error: String,
+    seq: u64,
+    opts: &'a CheckOptions,
+}
+
+impl Session<'_> {
+    fn run(&mut self, loaded: Loaded) -> ScenarioResult {
+        let id = loaded.id.clone();
+        let rules = loaded.scenario.rules.clone();
+        let mk = |status, message: String| result(&id, rules.clone(), status, message);
+        // The oracle must be able to run the scenario itself before an engine is judged on it.
+        match first_run(&loaded.setup) {
+            Err(e) => return mk(Status::Invalid, locate_sim_error(&loaded, &e).to_string()),
+            Ok((_, unused)) if !unused.is_empty() => {
+                let e = loaded.error_at(&format!("decisions[{}]", unused[0]), "this decision never came up");
+                return mk(Status::Invalid, e.to_string());
+            }
+            Ok(_) => {}
+        }
+        if let Err(failure) = self.ensure_started() {
+            let mut r = mk(Status::Error, failure);
+            r.stderr_tail = self.engine.stderr_tail();
+            return r;
+        }
+        if let Some(why) = self.unsupported_by_hello(&loaded) {
+            return mk(Status::Unsupported, why);
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        let message = ToEngine::Run {
+            seq,
+            id: id.clone(),
+            mode: self.opts.mode,
+            scenario: scenario_message(&loaded, self.opts.mode),
+        };
+        let line = to_line(&message);
+        if self.opts.validate
+            && let Err(e) = validate_to_engine(&line)
+        {
+            return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
+        }
+        let sent = Instant::now();
+        let answer = self.ask(line);
+        let mut r = match answer {
+            Err(Failure::Timeout(d)) => {
+                mk(Status::Timeout, format!("no answer within {:.1} s; the engine was killed", d.as_secs_f64()))
+            }
+            Err(failure) => mk(Status::Error, failure.to_string()),
+            Ok(line) => self.judge_answer(&loaded, seq, &line, &mk),
+        };
+        // From sending the scenario to the verdict: an engine's start-up is not counted.
+        r.time_ms = sent.elapsed().as_secs_f64() * 1000.0;
+        if matches!(r.status, Status::Error | Status::Timeout) {
+            r.stderr_tail = self.engine.stderr_tail();
+            // After garbage the stream can't be trusted: start afresh for the next scenario.
+            self.engine.kill();
+        }
+        r
+    }
+
+    fn ask(&mut self, line: String) -> Result<String, Failure> {
+        self.engine.send(line)?;
+        let deadline = Instant::now() + self.opts.timeout;
+        self.engine.receive(deadline, self.opts.timeout)
+    }
+
+    fn parse(&self, line: &str) -> Result<FromEngine, String> {
+        if self.opts.validate {
+            validate_from_engine(line).map_err(|e| format!("protocol violation: {e}"))
+        } else {
+            parse_from_engine(line).map_err(|e| format!("malformed answer: {e}"))
+        }
+    }
+
+    fn judge_answer(
+        &mut self,
+        loaded: &Loaded,
+        seq: u64,
+        line: &str,
+        mk: &dyn Fn(Status, String) -> ScenarioResult,
+    ) -> ScenarioResult {
+        let shown = |line: &str| line.chars().take(200).collect::<String>();
+        let message = match self.parse(line) {
+            Ok(m) => m,
+            Err(e) => return mk(Status::Error, format!("{e} (line: {})", shown(line))),
+        };
+        let answered = match &message {
+            FromEngine::Result { seq, .. } | FromEngine::Unsupported { seq, .. } => Some(*seq),
+            FromEngine::Error { seq, .. } => *seq,
+            FromEngine::Hello { .. } => None,
+        };
+        if answered.is_some_and(|s| s != seq) {
+            return mk(Status::Error, format!("protocol violation: answer for seq {answered:?}, expected {seq}"));
+        }
+        match message {
+            FromEngine::Hello { .. } => mk(Status::Error, "protocol violation: `hello` in answer to `run`".into()),
+            FromEngine::Error { message, .. } => mk(Status::Error, format!("the engine reports an error: {message}")),
+            FromEngine::Unsupported { reason, link, .. } => {
+                let mut r = mk(Status::Unsupported, reason);
+                r.link = link;
+                r
+            }
+            FromEngine::Result { outcome, .. } => {
+                if let Err(problems) = check_outcome(&outcome, &loaded.setup, loaded.setup.actions.len()) {
+                    return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
+                }
+                let setup = match self.opts.mode {
+                    Mode::Scripted => loaded.setup.clone(),
+                    Mode::Free => {
+                        let mut s = loaded.setup.clone();
+                        s.script.clear();
+                        s
+                    }
+                };
+                match judge(&setup, &outcome) {
+                    Verdict::Legal => mk(Status::Pass, String::new()),
+                    Verdict::Illegal(diffs) => {
+                        let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
+                        r.verdict = diffs.iter().map(Verdict1::from).collect();
+                        r
+                    }
+                    Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),
+                }
+            }
+        }
+    }
+
+    /// Starts the engine if it isn't running and reads its `hello`.
+    fn ensure_started(&mut self) -> Result<(), String> {
+        if self.engine.is_running() {
+            return Ok(());
+        }
+        if self.failed_starts >= MAX_FAILED_STARTS {
+            return Err(format!(
+                "the engine failed to start {MAX_FAILED_STARTS} times in a row; not tried again: {}",
+                self.last_start_error
+            ));
+        }
+        match self.handshake() {
+            Ok(()) => {
+                self.failed_starts = 0;
+                Ok(())
+            }
+            Err(e) => {
+                self.engine.kill();
+                self.failed_starts += 1;
+                self.last_start_error = e.clone();
+                Err(format!("engine start failed: {e}"))
+            }
+        }
+    }
+
+    fn handshake(&mut self) -> Result<(), String> {
+        self.engine.start().map_err(|f| f.to_string())?;
+        let line = to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION });
+        let answer = self.ask(line).map_err(|f| format!("no `hello`: {f}"))?;
+        match self.parse(&answer)? {
+            FromEngine::Hello { protocol, engine, supports } if protocol == PROTOCOL_VERSION => {
+                self.hello = Some((engine, supports));
+                Ok(())
+            }
+            FromEngine::Hello { protocol, .. } => {
+                Err(format!("the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION}"))
+            }
+            other => Err(format!("protocol violation: expected `hello`, got {}", to_line(&other))),
+        }
+    }
+
+    /// Why the engine's `hello` rules this scenario out, if it does.
+    fn unsupported_by_hello(&self, loaded: &Loaded) -> Option<String> {
+        let (_, supports) = self.hello.as_ref()?;
+        let players = loaded.scenario.players.len();
+        if let Some(counts) = &supports.players
+            && !counts.contains(&players)
+        {
+            return Some(format!("the engine supports {counts:?} players; this scenario has {players}"));
+        }
+        if let Some(cards) = &supports.cards {
+            let missing: std::collections::BTreeSet<&str> = loaded
+                .setup
+                .game
+                .objs
+                .iter()
+                .map(|o| o.def.name.as_str())
+                .filter(|n| !cards.iter().any(|c| c == n))
+                .collect();
+            if !missing.is_empty() {
+                return Some(format!(
+                    "cards the engine doesn't list: {}",
+                    missing.into_iter().collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        if let Some(features) = &supports.features {
+            let missing: Vec<String> =
+                features_of(&loaded.scenario).into_iter().filter(|f| !features.contains(f)).collect();
+            if !missing.is_empty() {
+                return Some(format!("features the engine doesn't list: {}", missing.join(", ")));
+            }
+        }
+        None
+    }
+}

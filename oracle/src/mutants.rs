@@ -1,0 +1,200 @@
+//! Mutants: the reference engine (`mtg-oracle serve --mutant NAME`) with one known rules bug.
+//!
+//! Each [`Mutant`] is a bug real engines have had. It is a real change of behaviour: the
+//! simulator and the rules modules consult [`is`] at the exact spot where the bug lives (each
+//! hook is a line or two that names its mutant), so a mutant plays whole games with the bug.
+//! `mtg-oracle mutants` runs the bundled scenarios against every mutant and reports which
+//! scenarios catch it: a corpus that lets a mutant survive can't catch that bug in a real engine.
+//!
+//! The active mutant is a thread-local setting, scoped with [`with`], rather than a parameter
+//! threaded through every rules function: the hooks stay one-liners, and the oracle's own judge
+//! (which runs on another thread or in another process than the engine it judges) can never see
+//! a mutant by accident.
+
+use std::cell::Cell;
+
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+
+/// A known rules bug the reference engine can play with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mutant {
+    /// "… then shuffle" after a search is skipped.
+    NoShuffleAfterSearch,
+    /// Matching cards in a public zone (a graveyard) may be left behind, and are.
+    PublicCopiesOptional,
+    /// Every matching card in a hidden zone is found for an "all cards" search, whatever the
+    /// searcher chose.
+    HiddenCopiesForced,
+    /// Aven Mindcensor limits the search to the bottom N cards instead of the top N.
+    MindcensorBottomN,
+    /// Aven Mindcensor also limits its own controller's searches.
+    MindcensorLimitsController,
+    /// Aven Mindcensor is ignored when the search covers several zones (Splinter, Lobotomy).
+    MindcensorIgnoredMultiZone,
+    /// After a search limited to the top N, only those N cards are shuffled: the rest keep their
+    /// places, so what players knew about them stays known.
+    MindcensorShufflesTopOnly,
+    /// Found cards are revealed even when the effect doesn't say to reveal them.
+    FoundCardRevealed,
+    /// Two search instructions merged into one search (701.23h) trigger "whenever a player
+    /// searches" abilities once per instruction.
+    MergedSearchTriggersTwice,
+    /// Simultaneous searchers of one library search one after the other: a later searcher limited
+    /// to the top N looks after the earlier ones' finds have left, so the window slides down.
+    SequentialSearches,
+    /// A split card's mana value off the stack is its first half's, not the sum of both.
+    SplitManaValueOneHalf,
+    /// Lobotomy's "a card other than a basic land card" is ignored: any card may be chosen.
+    LobotomyBasicLand,
+    /// A tutored card bound for the top of the library is shuffled in with the rest before it is
+    /// put on top, so it becomes a new object nobody has seen (the searcher forgets it).
+    FoundCardShuffledIn,
+    /// A search simply for a quantity of cards ("a card") may find fewer, and does.
+    QuantitySearchFindsFewer,
+    /// Searching an empty library isn't counted as a search: no `searched` event, no trigger.
+    EmptyLibraryNotSearched,
+    /// A search outside the game finds cards other players own too.
+    OutsideFindsOthersCards,
+}
+
+impl Mutant {
+    /// Every mutant, in a fixed order.
+    pub const ALL: [Mutant; 16] = [
+        Mutant::NoShuffleAfterSearch,
+        Mutant::PublicCopiesOptional,
+        Mutant::HiddenCopiesForced,
+        Mutant::MindcensorBottomN,
+        Mutant::MindcensorLimitsController,
+        Mutant::MindcensorIgnoredMultiZone,
+        Mutant::MindcensorShufflesTopOnly,
+        Mutant::FoundCardRevealed,
+        Mutant::MergedSearchTriggersTwice,
+        Mutant::SequentialSearches,
+        Mutant::SplitManaValueOneHalf,
+        Mutant::LobotomyBasicLand,
+        Mutant::FoundCardShuffledIn,
+        Mutant::QuantitySearchFindsFewer,
+        Mutant::EmptyLibraryNotSearched,
+        Mutant::OutsideFindsOthersCards,
+    ];
+
+    /// The name used on the command line (`serve --mutant NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Mutant::NoShuffleAfterSearch => "no-shuffle-after-search",
+            Mutant::PublicCopiesOptional => "public-copies-optional",
+            Mutant::HiddenCopiesForced => "hidden-copies-forced",
+            Mutant::MindcensorBottomN => "mindcensor-bottom-n",
+            Mutant::MindcensorLimitsController => "mindcensor-limits-controller",
+            Mutant::MindcensorIgnoredMultiZone => "mindcensor-ignored-multi-zone",
+            Mutant::MindcensorShufflesTopOnly => "mindcensor-shuffles-top-only",
+            Mutant::FoundCardRevealed => "found-card-revealed",
+            Mutant::MergedSearchTriggersTwice => "merged-search-triggers-twice",
+            Mutant::SequentialSearches => "sequential-searches",
+            Mutant::SplitManaValueOneHalf => "split-mana-value-one-half",
+            Mutant::LobotomyBasicLand => "lobotomy-basic-land",
+            Mutant::FoundCardShuffledIn => "found-card-shuffled-in",
+            Mutant::QuantitySearchFindsFewer => "quantity-search-finds-fewer",
+            Mutant::EmptyLibraryNotSearched => "empty-library-not-searched",
+            Mutant::OutsideFindsOthersCards => "outside-finds-others-cards",
+        }
+    }
+
+    /// The bug, in words.
+    pub fn description(self) -> &'static str {
+        match self {
+            Mutant::NoShuffleAfterSearch => "no shuffle after a search that says \"then shuffle\"",
+            Mutant::PublicCopiesOptional => "matching cards in a graveyard may be left behind by an \"all\" search",
+            Mutant::HiddenCopiesForced => "every matching card in a hand or library is found, whatever was chosen",
+            Mutant::MindcensorBottomN => "Aven Mindcensor limits the search to the bottom N cards, not the top N",
+            Mutant::MindcensorLimitsController => "Aven Mindcensor limits its controller's own searches too",
+            Mutant::MindcensorIgnoredMultiZone => "Aven Mindcensor is ignored for a multi-zone search (Splinter)",
+            Mutant::MindcensorShufflesTopOnly => "after a Mindcensor search only the top N cards are shuffled",
+            Mutant::FoundCardRevealed => "found cards are revealed when the effect doesn't say so",
+            Mutant::MergedSearchTriggersTwice => "a merged search (701.23h) fires search triggers once per instruction",
+            Mutant::SequentialSearches => "simultaneous searchers of one library search one after another",
+            Mutant::SplitManaValueOneHalf => "a split card's mana value is its first half's, not the sum",
+            Mutant::LobotomyBasicLand => "Lobotomy may choose a basic land card",
+            Mutant::FoundCardShuffledIn => "a tutored card is shuffled in before it goes on top (becomes unknown)",
+            Mutant::QuantitySearchFindsFewer => "a search for \"a card\" may find nothing although cards are there",
+            Mutant::EmptyLibraryNotSearched => "searching an empty library is not a search (no event, no trigger)",
+            Mutant::OutsideFindsOthersCards => "a search outside the game finds other players' cards",
+        }
+    }
+
+    /// The clause the bug breaks.
+    pub fn clause(self) -> &'static str {
+        match self {
+            Mutant::NoShuffleAfterSearch => "701.24a",
+            Mutant::PublicCopiesOptional | Mutant::HiddenCopiesForced => "701.23b",
+            Mutant::MindcensorBottomN
+            | Mutant::MindcensorLimitsController
+            | Mutant::MindcensorIgnoredMultiZone
+            | Mutant::MindcensorShufflesTopOnly => "701.23f",
+            Mutant::FoundCardRevealed => "701.23e",
+            Mutant::MergedSearchTriggersTwice => "701.23h",
+            Mutant::SequentialSearches => "701.23i",
+            Mutant::SplitManaValueOneHalf => "709.4",
+            Mutant::LobotomyBasicLand => "608.2d",
+            Mutant::FoundCardShuffledIn => "701.24b",
+            Mutant::QuantitySearchFindsFewer => "701.23d",
+            Mutant::EmptyLibraryNotSearched => "701.23g",
+            Mutant::OutsideFindsOthersCards => "701.23j",
+        }
+    }
+
+    /// The mutant with this name.
+    pub fn from_name(name: &str) -> Option<Mutant> {
+        Mutant::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
+
+impl std::fmt::Display for Mutant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+thread_local! {
+    static ACTIVE: Cell<Option<Mutant>> = const { Cell::new(None) };
+}
+
+/// True if `mutant` is active on this thread. The hooks in the simulator and the rules call it.
+pub fn is(mutant: Mutant) -> bool {
+    ACTIVE.with(|a| a.get() == Some(mutant))
+}
+
+/// Runs `f` with `mutant` active on this thread (none: the correct rules), restoring the previous
+/// setting afterwards, even if `f` panics.
+pub fn with<R>(mutant: Option<Mutant>, f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Mutant>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ACTIVE.with(|a| a.set(self.0));
+        }
+    }
+    let _restore = Restore(ACTIVE.with(|a| a.replace(mutant)));
+    f()
+}
+
+/// [`Mutant::MindcensorBottomN`]: the bottom `n` cards of a library instead of its top `n`.
+pub fn bottom_window(game: &Game, player: PlayerId, n: u32) -> Vec<ObjId> {
+    let cards = game.zone(ZoneRef::Library(player));
+    cards[cards.len().saturating_sub(n as usize)..].to_vec()
+}
+
+/// [`Mutant::SequentialSearches`]: the top `n` cards of a library once the cards earlier
+/// searchers found have left it.
+pub fn slid_window(game: &Game, player: PlayerId, n: u32, taken: &std::collections::BTreeSet<ObjId>) -> Vec<ObjId> {
+    game.zone(ZoneRef::Library(player)).iter().copied().filter(|o| !taken.contains(o)).take(n as usize).collect()
+}
+
+/// [`Mutant::MindcensorShufflesTopOnly`]: what players know of the library cards a capped search
+/// didn't look at, to be kept through a shuffle that (wrongly) leaves them alone.
+pub fn below_window(game: &Game, player: PlayerId, capped: bool, looked_at: &[ObjId]) -> Vec<(ObjId, u8)> {
+    if !capped || !is(Mutant::MindcensorShufflesTopOnly) {
+        return Vec::new();
+    }
+    let cards = game.zone(ZoneRef::Library(player));
+    cards.iter().filter(|o| !looked_at.contains(o)).map(|&o| (o, game.obj(o).known)).collect()
+}

@@ -1,0 +1,119 @@
+//! Between scenario files and protocol messages: a loaded scenario becomes a [`ScenarioMessage`]
+//! with every id spelled out, and a message becomes a [`Scenario`] again (what `serve` runs).
+
+use std::collections::BTreeSet;
+
+use super::{Mode, ScenarioMessage};
+use crate::cards::def::CardDef;
+use crate::model::Game;
+use crate::scenario::Loaded;
+use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind};
+
+/// Tags that describe a scenario's history rather than what an engine needs to run it.
+const NOT_FEATURES: [&str; 1] = ["regression"];
+
+/// The features a scenario needs: its tags (except `regression`), plus `hypothetical-card`,
+/// `face-down` and `outside-the-game` when it uses them (whether or not its author tagged it).
+pub fn features_of(scenario: &Scenario) -> Vec<String> {
+    let mut out: BTreeSet<String> =
+        scenario.tags.iter().filter(|t| !NOT_FEATURES.contains(&t.as_str())).cloned().collect();
+    if !scenario.cards.is_empty() {
+        out.insert("hypothetical-card".into());
+    }
+    let face_down = scenario
+        .players
+        .iter()
+        .flat_map(|p| p.library.iter().chain(&p.hand).chain(&p.graveyard).chain(&p.outside))
+        .chain(&scenario.battlefield)
+        .chain(&scenario.exile)
+        .any(|c| c.face_down);
+    if face_down {
+        out.insert("face-down".into());
+    }
+    if scenario.players.iter().any(|p| !p.outside.is_empty()) {
+        out.insert("outside-the-game".into());
+    }
+    out.into_iter().collect()
+}
+
+/// The scenario as sent to an engine in `mode`. Card ids, owners and controllers are filled in
+/// from the loaded setup (the loader creates objects in file order: each player's library, hand,
+/// graveyard and outside, then the battlefield, then exile), so the engine never derives a
+/// default id itself.
+pub fn scenario_message(loaded: &Loaded, mode: Mode) -> ScenarioMessage {
+    let s = &loaded.scenario;
+    let game = &loaded.setup.game;
+    let mut next = 0usize;
+    let mut fill = |c: &CardSetup, permanent: bool, in_player_zone: bool| -> CardSetup {
+        let mut c = c.clone();
+        if let Some(o) = game.objs.get(next) {
+            c.id = Some(o.id.clone());
+            if !in_player_zone {
+                c.owner = Some(game.players[o.owner].name.clone());
+            }
+            if permanent {
+                c.controller = Some(game.players[o.controller].name.clone());
+            }
+        }
+        next += 1;
+        c
+    };
+    let players: Vec<PlayerSetup> = s
+        .players
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            for zone in [&mut p.library, &mut p.hand, &mut p.graveyard, &mut p.outside] {
+                *zone = zone.iter().map(|c| fill(c, false, true)).collect();
+            }
+            p
+        })
+        .collect();
+    let battlefield = s.battlefield.iter().map(|c| fill(c, true, false)).collect();
+    let exile = s.exile.iter().map(|c| fill(c, false, false)).collect();
+    ScenarioMessage {
+        title: s.title.clone(),
+        rules: s.rules.clone(),
+        features: features_of(s),
+        players,
+        battlefield,
+        exile,
+        steps: s.steps.clone(),
+        decisions: if mode == Mode::Scripted { s.decisions.clone() } else { Vec::new() },
+        cards: card_defs(game),
+        hypothetical: s.cards.iter().map(|c| c.name.clone()).collect(),
+    }
+}
+
+/// Every distinct card definition in the game, by name.
+fn card_defs(game: &Game) -> Vec<CardDef> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for o in &game.objs {
+        if seen.insert(o.def.name.clone()) {
+            out.push((*o.def).clone());
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}
+
+/// A protocol scenario as a scenario the oracle can load: the hypothetical cards come from the
+/// message, every other card from the card pool, and there are no expectations.
+pub fn to_scenario(message: &ScenarioMessage) -> Scenario {
+    let hypothetical: BTreeSet<&str> = message.hypothetical.iter().map(String::as_str).collect();
+    Scenario {
+        title: message.title.clone(),
+        rules: message.rules.clone(),
+        source: Source { kind: SourceKind::Clause, reference: "received over the engine protocol".into() },
+        tags: Vec::new(),
+        description: None,
+        cards: message.cards.iter().filter(|c| hypothetical.contains(c.name.as_str())).cloned().collect(),
+        players: message.players.clone(),
+        battlefield: message.battlefield.clone(),
+        exile: message.exile.clone(),
+        steps: message.steps.clone(),
+        decisions: message.decisions.clone(),
+        expect: Expectations::default(),
+    }
+}

@@ -1,0 +1,123 @@
+//! Checking protocol messages.
+//!
+//! How validation works: the JSON Schema that `mtg-oracle schema protocol` prints is generated
+//! from the serde types in [`super`] (schemars), and every one of those types (and the outcome
+//! and event types they contain) denies unknown fields. So deserializing a line *strictly* into
+//! those types accepts exactly what the schema accepts: required fields present, no unknown
+//! fields anywhere, the right JSON types, known `type` and `event` tags. That is
+//! [`validate_from_engine`] / [`validate_to_engine`], which `mtg-oracle check --validate` applies
+//! to every message in both directions. Without `--validate`, [`parse_from_engine`] is lenient
+//! about extra fields in the message envelope (`type`, `seq`, …, `engine`, `supports`), so an
+//! engine can add its own diagnostics; the outcome itself is always read strictly.
+//!
+//! What a schema can't say is checked by [`check_outcome`], always: the ids, zones, players and
+//! steps an outcome names must be the scenario's, or the answer can't be judged at all.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::{FromEngine, ToEngine};
+use crate::model::ZoneRef;
+use crate::outcome::Outcome;
+use crate::scenario::Setup;
+
+/// Strictly parses a line from the engine: exactly the protocol schema.
+pub fn validate_from_engine(line: &str) -> Result<FromEngine, String> {
+    serde_json::from_str(line).map_err(|e| format!("not a valid protocol message: {e}"))
+}
+
+/// Strictly parses a line to the engine (the oracle checks its own messages with `--validate`).
+pub fn validate_to_engine(line: &str) -> Result<ToEngine, String> {
+    serde_json::from_str(line).map_err(|e| format!("not a valid protocol message: {e}"))
+}
+
+/// Leniently parses a line from the engine: unknown fields of the message envelope are ignored.
+pub fn parse_from_engine(line: &str) -> Result<FromEngine, String> {
+    let mut value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let Some(map) = value.as_object_mut() else {
+        return Err("not a JSON object".into());
+    };
+    let kind = map.get("type").and_then(Value::as_str).map(str::to_string).ok_or("no `type` field")?;
+    let keep: &[&str] = match kind.as_str() {
+        "hello" => &["type", "protocol", "engine", "supports"],
+        "result" => &["type", "seq", "outcome"],
+        "unsupported" => &["type", "seq", "reason", "link"],
+        "error" => &["type", "seq", "message"],
+        other => return Err(format!("unknown message type `{other}`")),
+    };
+    map.retain(|k, _| keep.contains(&k.as_str()));
+    for (key, fields) in [("engine", &["name", "version", "seed"][..]), ("supports", &["players", "cards", "features"])]
+    {
+        if let Some(Value::Object(inner)) = map.get_mut(key) {
+            inner.retain(|k, _| fields.contains(&k.as_str()));
+        }
+    }
+    serde_json::from_value(value).map_err(|e| format!("not a valid `{kind}` message: {e}"))
+}
+
+/// Checks that an outcome speaks of this scenario: card ids (or `ability:<id>` on the stack),
+/// zone names, player names, and step indexes it uses all exist. Returns every problem found.
+pub fn check_outcome(outcome: &Outcome, setup: &Setup, steps: usize) -> Result<(), Vec<String>> {
+    let names = setup.game.names();
+    let players: BTreeSet<&str> = names.iter().map(String::as_str).collect();
+    let mut problems = Vec::new();
+    let card = |id: &str, problems: &mut Vec<String>, place: &str| {
+        let bare = id.strip_prefix("ability:").unwrap_or(id);
+        if !setup.ids.contains_key(bare) && !crate::scenario::is_run_time_id(setup, bare) {
+            problems.push(format!("{place}: `{id}` is not a card id of this scenario"));
+        }
+    };
+    let zone = |z: &str, problems: &mut Vec<String>, place: &str| {
+        if ZoneRef::parse(z, &names).is_err() {
+            problems.push(format!("{place}: `{z}` is not a zone of this scenario"));
+        }
+    };
+    let player = |p: &str, problems: &mut Vec<String>, place: &str| {
+        if !players.contains(p) {
+            problems.push(format!("{place}: `{p}` is not a player of this scenario ({})", names.join(", ")));
+        }
+    };
+    for (z, cards) in &outcome.zones {
+        zone(z, &mut problems, "zones");
+        for c in cards {
+            card(c, &mut problems, &format!("zones.{z}"));
+        }
+    }
+    for (c, who) in &outcome.known {
+        card(c, &mut problems, "known");
+        for p in who {
+            player(p, &mut problems, &format!("known.{c}"));
+        }
+    }
+    for p in outcome.life.keys() {
+        player(p, &mut problems, "life");
+    }
+    for c in outcome.counters.keys() {
+        card(c, &mut problems, "counters");
+    }
+    for (i, e) in outcome.events.iter().enumerate() {
+        let place = format!("events[{i}]");
+        if e.step >= steps {
+            problems.push(format!("{place}: step {} but the scenario has {steps} step(s)", e.step));
+        }
+        // Generic over event kinds: fields are checked by what they name.
+        let Ok(Value::Object(fields)) = serde_json::to_value(&e.event) else { continue };
+        for (key, value) in &fields {
+            let texts: Vec<&str> = match value {
+                Value::String(s) => vec![s.as_str()],
+                Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+                _ => continue,
+            };
+            for t in texts {
+                match key.as_str() {
+                    "card" | "cards" | "found" | "source" => card(t, &mut problems, &place),
+                    "player" | "controller" | "library" => player(t, &mut problems, &place),
+                    "from" | "to" | "zones" => zone(t, &mut problems, &place),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
+}

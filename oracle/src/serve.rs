@@ -1,0 +1,242 @@
+//! The reference engine: `mtg-oracle serve` speaks the engine protocol on stdin/stdout and runs
+//! each scenario through the oracle's own simulator.
+//!
+//! It is what `mtg-oracle check` checks when no `--engine` is given, the baseline an engine
+//! author can compare an adapter's messages with, and — with `--mutant NAME` — a reference
+//! engine with one known rules bug ([`crate::mutants`]).
+//!
+//! Choices the scenario doesn't script are the engine's. Every random thing comes from one seed
+//! (printed on stderr and reported in `hello`): shuffles and which cards a shuffled library puts
+//! on top are always random; the players' choices follow a [`Policy`]. Each scenario gets its own
+//! generator, seeded from the seed and the scenario id, so a result doesn't depend on the order or
+//! the partition the scenarios ran in.
+
+use std::io::{BufRead, Write};
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use crate::cards::CardPool;
+use crate::corrupt::concretize;
+use crate::explore::options;
+use crate::model::Game;
+use crate::mutants::{self, Mutant};
+use crate::outcome::Outcome;
+use crate::protocol::{
+    EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line, to_scenario,
+    validate::validate_to_engine,
+};
+use crate::rules::search::{a_legal_find, check_found};
+use crate::scenario::load_scenario;
+use crate::scenario::script::Scripted;
+use crate::sim::{Choice, Decider, Decision, Sim, SimError};
+
+/// How the reference engine makes the choices a scenario leaves to its players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// The least: find as few cards as the rules allow, accept every "may", take the first
+    /// option, put triggers on the stack in the order they triggered.
+    #[default]
+    Minimal,
+    /// The most: find as many cards as the rules allow; otherwise as `Minimal`.
+    Greedy,
+    /// A seeded random legal choice at every decision.
+    Random,
+}
+
+impl Policy {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Minimal => "minimal",
+            Policy::Greedy => "greedy",
+            Policy::Random => "random",
+        }
+    }
+}
+
+/// Settings of the reference engine.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServeOptions {
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// How players' choices are made.
+    pub policy: Policy,
+    /// A rules bug to play with.
+    pub mutant: Option<Mutant>,
+}
+
+impl ServeOptions {
+    /// The engine's name and version as `hello` reports them.
+    pub fn info(&self) -> EngineInfo {
+        let mut name = "mtg-oracle-reference".to_string();
+        if let Some(m) = self.mutant {
+            name.push_str(&format!(" (mutant {m})"));
+        }
+        EngineInfo { name, version: env!("CARGO_PKG_VERSION").to_string(), seed: Some(self.seed) }
+    }
+}
+
+/// Serves the protocol until `stop` or the end of input. Returns an I/O error only if the output
+/// can't be written; bad input is answered with an `error` message and the loop goes on.
+pub fn serve(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    pool: &CardPool,
+    opts: ServeOptions,
+) -> std::io::Result<()> {
+    loop {
+        let mut bytes = Vec::new();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(());
+        }
+        // Bytes that aren't UTF-8 become U+FFFD, and the line is answered as invalid JSON.
+        let line = String::from_utf8_lossy(&bytes);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let reply = match validate_to_engine(&line) {
+            Err(e) => FromEngine::Error { seq: None, message: e },
+            Ok(ToEngine::Stop) => return Ok(()),
+            Ok(ToEngine::Start { protocol }) if protocol != PROTOCOL_VERSION => FromEngine::Error {
+                seq: None,
+                message: format!("this engine speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+            },
+            Ok(ToEngine::Start { .. }) => {
+                FromEngine::Hello { protocol: PROTOCOL_VERSION, engine: opts.info(), supports: Supports::default() }
+            }
+            Ok(ToEngine::Run { seq, id, scenario, .. }) => run_scenario(seq, &id, &scenario, pool, opts),
+        };
+        writeln!(output, "{}", to_line(&reply))?;
+        output.flush()?;
+    }
+}
+
+/// FNV-1a, 64-bit: a stable hash for seeds and partitions (std's hasher may change between
+/// releases, and these numbers are printed and replayed).
+pub fn stable_hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// Runs one scenario and answers it.
+pub fn run_scenario(seq: u64, id: &str, message: &ScenarioMessage, pool: &CardPool, opts: ServeOptions) -> FromEngine {
+    let seed = opts.seed ^ stable_hash(id);
+    match mutants::with(opts.mutant, || play(id, message, pool, opts.policy, seed)) {
+        Ok(outcome) => FromEngine::Result { seq, outcome },
+        Err(Answer::Unsupported(reason)) => FromEngine::Unsupported { seq, reason, link: None },
+        Err(Answer::Error(message)) => FromEngine::Error { seq: Some(seq), message },
+    }
+}
+
+enum Answer {
+    Unsupported(String),
+    Error(String),
+}
+
+fn play(id: &str, message: &ScenarioMessage, pool: &CardPool, policy: Policy, seed: u64) -> Result<Outcome, Answer> {
+    let loaded = load_scenario(id, to_scenario(message), pool).map_err(|e| Answer::Error(e.to_string()))?;
+    let setup = &loaded.setup;
+    let mut decider = Scripted::new(&setup.script, Chooser { policy, rng: StdRng::seed_from_u64(seed) });
+    let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    let ran = sim.run(&setup.actions);
+    let legal = sim.outcome();
+    drop(sim);
+    match ran {
+        Ok(()) => Ok(concretize(&legal, seed)),
+        Err(SimError::Unsupported { step, message }) => Err(Answer::Unsupported(format!("step {step}: {message}"))),
+        Err(SimError::Illegal { violation, step, .. }) if decider.last.is_some() => Err(Answer::Error(format!(
+            "step {step}: scripted decision {} is illegal: {violation}",
+            decider.last.unwrap_or_default()
+        ))),
+        Err(e) => Err(Answer::Error(format!("{e:?}"))),
+    }
+}
+
+/// The engine's own choices.
+struct Chooser {
+    policy: Policy,
+    rng: StdRng,
+}
+
+impl Decider for Chooser {
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        let none = || SimError::Unsupported { step, message: format!("a decision with no legal answer: {decision:?}") };
+        if let Decision::Random { from, count, .. } = decision {
+            // Chance, not a choice: which cards a random shuffle left on top.
+            let mut cards = from.clone();
+            cards.shuffle(&mut self.rng);
+            cards.truncate(*count);
+            return Ok(Choice::Cards(cards));
+        }
+        if self.policy == Policy::Random
+            && let Ok(opts) = options(game, decision, 10_000)
+            && !opts.is_empty()
+        {
+            let pick = self.rng.random_range(0..opts.len());
+            return Ok(opts[pick].clone());
+        }
+        Ok(match decision {
+            Decision::May { .. } => Choice::Bool(true),
+            Decision::OrderTriggers { triggers, .. } => Choice::Order((0..triggers.len()).collect()),
+            Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
+                Choice::Cards(vec![*options.first().ok_or_else(none)?])
+            }
+            Decision::Random { .. } => return Err(none()),
+            Decision::Find { parts, joint_min, .. } => {
+                let mut taken = std::collections::BTreeSet::new();
+                let mut found = Vec::new();
+                for p in parts {
+                    let least = a_legal_find(game, p, &taken).ok_or_else(none)?;
+                    let f = if self.policy == Policy::Greedy { most(game, p, &taken).unwrap_or(least) } else { least };
+                    taken.extend(f.iter().copied());
+                    found.push(f);
+                }
+                // A joint minimum (701.23h): top up instructions that have room.
+                for (p, f) in parts.iter().zip(found.iter_mut()) {
+                    for &c in &p.candidates {
+                        if taken.len() >= *joint_min || f.len() >= p.max {
+                            break;
+                        }
+                        if taken.insert(c) {
+                            f.push(c);
+                        }
+                    }
+                }
+                Choice::Parts(found)
+            }
+            // Dredge, discards, names, casts during a resolution, targets: the first legal answer
+            // (declining where declining is an answer), or the last under the greedy policy.
+            Decision::Dredge { .. }
+            | Decision::Discard { .. }
+            | Decision::Name { .. }
+            | Decision::CastFree { .. }
+            | Decision::Targets { .. } => {
+                let opts = options(game, decision, 10_000)?;
+                let pick = if self.policy == Policy::Greedy { opts.last() } else { opts.first() };
+                pick.cloned().ok_or_else(none)?
+            }
+        })
+    }
+}
+
+/// As many cards as a plan allows, first candidates first, skipping cards another merged
+/// instruction took and repeated names where names must differ; `None` if that isn't legal.
+fn most(
+    game: &Game,
+    plan: &crate::rules::search::PartPlan,
+    taken: &std::collections::BTreeSet<usize>,
+) -> Option<Vec<usize>> {
+    let mut found: Vec<usize> = Vec::new();
+    let mut names = std::collections::BTreeSet::new();
+    for &c in &plan.candidates {
+        if found.len() >= plan.max {
+            break;
+        }
+        if taken.contains(&c) || (plan.different_names && !names.insert(game.obj(c).chars.names.join(" // "))) {
+            continue;
+        }
+        found.push(c);
+    }
+    check_found(game, plan, &found, &plan.candidates, None).is_ok().then_some(found)
+}

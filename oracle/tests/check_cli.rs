@@ -1,0 +1,230 @@
+//! `mtg-oracle check`, `serve` and `mutants` end to end, through the binary. (In the oracle
+//! package, where Cargo gives integration tests the binary's path; the library-level tests of
+//! `check` with fake engines are in `tests/check.rs`.)
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
+}
+
+const BIN: &str = env!("CARGO_BIN_EXE_mtg-oracle");
+
+fn oracle(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).current_dir(repo()).env("CI", "true").output().expect("runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mtg-oracle-check-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn fake(args: &str) -> String {
+    format!("python3 tests/fake_engine.py delegate={BIN} {args}")
+}
+
+fn scenario_count() -> usize {
+    fn walk(dir: &Path) -> usize {
+        std::fs::read_dir(dir)
+            .expect("readable")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .map(|p| if p.is_dir() { walk(&p) } else { usize::from(p.extension().is_some_and(|e| e == "yaml")) })
+            .sum()
+    }
+    walk(&repo().join("scenarios"))
+}
+
+fn statuses(report: &Path) -> Vec<(String, String)> {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report).expect("report")).expect("JSON");
+    json["scenarios"]
+        .as_array()
+        .expect("scenarios")
+        .iter()
+        .map(|s| (s["id"].as_str().unwrap().to_string(), s["status"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+#[test]
+fn check_without_an_engine_passes_every_bundled_scenario_and_writes_every_report() {
+    let dir = scratch("reference");
+    let (junit, json, md) = (dir.join("junit.xml"), dir.join("report.json"), dir.join("matrix.md"));
+    let o = oracle(&[
+        "check",
+        "--seed",
+        "11",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    let n = scenario_count();
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o).lines().last(), Some(format!("{n} passed, 0 failed").as_str()), "{}", stdout(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("seed 11"), "the seed is printed");
+    let s = statuses(&json);
+    assert_eq!(s.len(), n);
+    assert!(s.iter().all(|(_, st)| st == "PASS"));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["engine"]["seed"], 11);
+    assert!(report["corpus"]["digest"].is_string());
+    assert!(std::fs::read_to_string(&junit).unwrap().contains(&format!("tests=\"{n}\" failures=\"0\"")));
+    assert!(std::fs::read_to_string(&md).unwrap().contains("| 701.23b |"));
+    // Free mode and random choices pass as well.
+    for args in [["--mode", "free", "--choices", "random"], ["--mode", "scripted", "--choices", "greedy"]] {
+        let o = oracle(&[&["check", "--seed", "5"][..], &args[..]].concat());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stdout(&o));
+    }
+}
+
+#[test]
+fn every_mutant_is_caught_by_the_bundled_scenarios() {
+    let o = oracle(&["mutants"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains(" caught, 0 survived"), "{out}");
+    assert!(!out.contains("SURVIVES"), "{out}");
+    let list = stdout(&oracle(&["mutants", "--list"]));
+    assert!(list.lines().count() >= 15, "{list}");
+    for line in list.lines() {
+        let name = line.split_whitespace().next().unwrap();
+        assert!(out.contains(&format!("`{name}`")), "{name} is missing from the table:\n{out}");
+    }
+}
+
+#[test]
+fn a_mutant_fails_the_gate_with_the_clause_it_breaks() {
+    let o = oracle(&["check", "--seed", "1", "--mutant", "found-card-revealed", "--filter", "701.23e-demonic"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("FAIL") && out.contains("701.23e:"), "{out}");
+    assert_eq!(out.lines().last(), Some("0 passed, 1 failed"));
+}
+
+#[test]
+fn crashes_hangs_and_garbage_mixed_with_passes_the_run_completes_and_reports_are_whole() {
+    let dir = scratch("mixed");
+    let json = dir.join("report.json");
+    let junit = dir.join("junit.xml");
+    let engine = fake("crash=demonic-tutor hang=diabolic-tutor garbage=enlightened");
+    let o = oracle(&[
+        "check",
+        "scenarios/701.23-search",
+        "--filter",
+        "701.23a-",
+        "--engine",
+        &engine,
+        "--timeout",
+        "1.5",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let s = statuses(&json);
+    let status = |part: &str| s.iter().find(|(id, _)| id.contains(part)).map(|(_, st)| st.as_str()).unwrap();
+    assert_eq!(status("demonic-tutor"), "ERROR");
+    assert_eq!(status("diabolic-tutor"), "TIMEOUT");
+    assert_eq!(status("enlightened"), "ERROR");
+    assert_eq!(status("splinter-hand"), "PASS", "the restarted engine goes on");
+    assert_eq!(status("worldly-tutor"), "PASS");
+    assert_eq!(stdout(&o).lines().last(), Some("2 passed, 3 failed"));
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("errors=\"3\"") && xml.ends_with("</testsuites>\n"), "{xml}");
+}
+
+#[test]
+fn validate_catches_a_message_the_schema_does_not_allow() {
+    let engine = fake("extra-field=demonic-tutor");
+    let args = ["check", "scenarios/701.23-search", "--filter", "701.23a-demonic", "--engine", &engine];
+    let lenient = oracle(&args);
+    assert_eq!(lenient.status.code(), Some(0), "without --validate an extra field is ignored: {}", stdout(&lenient));
+    let strict = oracle(&[&args[..], &["--validate"]].concat());
+    assert_eq!(strict.status.code(), Some(1), "{}", stdout(&strict));
+    assert!(
+        stdout(&strict).contains("protocol violation") && stdout(&strict).contains("engine_note"),
+        "{}",
+        stdout(&strict)
+    );
+}
+
+#[test]
+fn baselines_record_known_failures_and_fail_on_unexpected_passes() {
+    let dir = scratch("baseline");
+    let baseline = dir.join("engine-baseline.yaml");
+    let b = baseline.to_str().unwrap();
+    let mutant = ["check", "--seed", "1", "--mutant", "found-card-revealed", "--filter", "701.23e-"];
+    assert_eq!(oracle(&mutant).status.code(), Some(1), "failures without a baseline fail the gate");
+    let o = oracle(&[&mutant[..], &["--baseline", b, "--update-baseline"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let text = std::fs::read_to_string(&baseline).expect("written");
+    assert!(text.contains("701.23e-demonic-tutor-not-revealed.yaml") && text.contains("status: FAIL"), "{text}");
+    let o = oracle(&[&mutant[..], &["--baseline", b]].concat());
+    assert_eq!(o.status.code(), Some(0), "known failures pass the gate: {}", stdout(&o));
+    assert!(stdout(&o).contains("(expected: baseline)"));
+    // The fixed engine now passes what the baseline expects to fail.
+    let o = oracle(&["check", "--seed", "1", "--filter", "701.23e-", "--baseline", b]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("UNEXPECTED PASS"), "{}", stdout(&o));
+}
+
+#[test]
+fn partitions_split_the_corpus_and_bad_arguments_exit_2() {
+    let dir = scratch("partition");
+    let mut all = Vec::new();
+    for i in 1..=2 {
+        let json = dir.join(format!("p{i}.json"));
+        let o = oracle(&["check", "--seed", "3", "--partition", &format!("{i}/2"), "--json", json.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+        all.extend(statuses(&json).into_iter().map(|(id, _)| id));
+    }
+    let n = all.len();
+    all.sort();
+    all.dedup();
+    assert_eq!((n, all.len()), (scenario_count(), scenario_count()), "disjoint and complete");
+    assert_eq!(oracle(&["check", "--partition", "3/2"]).status.code(), Some(2));
+    assert_eq!(oracle(&["check", "no/such/path"]).status.code(), Some(2));
+    let unwritable = oracle(&["check", "--filter", "701.23a-demonic", "--json", "/nonexistent/dir/r.json"]);
+    assert_eq!(unwritable.status.code(), Some(2));
+}
+
+#[test]
+fn the_readme_example_adapter_is_the_file_in_engines_and_it_passes_what_it_handles() {
+    let adapter = std::fs::read_to_string(repo().join("engines/example_adapter.py")).expect("adapter");
+    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
+    assert!(readme.contains(adapter.trim()), "README.md must show engines/example_adapter.py verbatim");
+    let dir = scratch("adapter");
+    let json = dir.join("r.json");
+    let o = oracle(&[
+        "check",
+        "--engine",
+        "python3 engines/example_adapter.py",
+        "--validate",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let s = statuses(&json);
+    let passed: Vec<&str> = s.iter().filter(|(_, st)| st == "PASS").map(|(id, _)| id.as_str()).collect();
+    assert!(passed.len() >= 3 && passed.iter().all(|id| id.contains("tutor")), "{passed:?}");
+    assert!(s.iter().all(|(_, st)| st == "PASS" || st == "UNSUPPORTED"), "{s:?}");
+}
+
+#[test]
+fn schema_protocol_is_json() {
+    let o = oracle(&["schema", "protocol"]);
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert!(v["title"].as_str().is_some_and(|t| t.contains("protocol")), "{v}");
+}

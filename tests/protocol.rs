@@ -1,0 +1,208 @@
+//! The engine protocol: its schema, the scenario messages built from every bundled scenario, the
+//! reference engine (`serve`) in process, and validation.
+
+use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::mutants::{self, Mutant};
+use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
+use mtg_oracle::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
+use mtg_oracle::protocol::{
+    FromEngine, Mode, PROTOCOL_VERSION, ToEngine, scenario_message, schema, to_line, to_scenario,
+};
+use mtg_oracle::scenario::{Loaded, collect_files, load_file, load_scenario};
+use mtg_oracle::serve::{Policy, ServeOptions, serve};
+use mtg_oracle_tests::{pool, repo_root};
+
+fn bundled() -> Vec<Loaded> {
+    let pool = pool();
+    collect_files(&[repo_root().join("scenarios")])
+        .expect("scenarios/")
+        .iter()
+        .map(|f| load_file(f, &pool).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn the_schema_covers_every_message_and_names_the_version() {
+    let text = serde_json::to_string(&schema()).unwrap();
+    for kind in ["start", "run", "stop", "hello", "result", "unsupported", "error"] {
+        assert!(text.contains(&format!("\"{kind}\"")), "the schema lacks `{kind}`");
+    }
+    assert!(text.contains(&format!("version {PROTOCOL_VERSION}")));
+    assert!(text.contains("\"additionalProperties\":false"), "unknown fields are not allowed");
+}
+
+#[test]
+fn every_bundled_scenario_becomes_a_valid_message_that_loads_back_with_the_same_ids() {
+    let pool = pool();
+    for loaded in bundled() {
+        for mode in [Mode::Scripted, Mode::Free] {
+            let message =
+                ToEngine::Run { seq: 1, id: loaded.id.clone(), mode, scenario: scenario_message(&loaded, mode) };
+            let line = to_line(&message);
+            let parsed = validate_to_engine(&line).unwrap_or_else(|e| panic!("{}: {e}\n{line}", loaded.id));
+            assert_eq!(parsed, message, "{}: the message round-trips", loaded.id);
+            let ToEngine::Run { scenario, .. } = parsed else { unreachable!() };
+            assert_eq!(scenario.decisions.is_empty(), mode == Mode::Free || loaded.scenario.decisions.is_empty());
+            // Every card has an explicit id; permanents an owner and a controller.
+            let every = scenario
+                .players
+                .iter()
+                .flat_map(|p| p.library.iter().chain(&p.hand).chain(&p.graveyard).chain(&p.outside))
+                .chain(&scenario.battlefield)
+                .chain(&scenario.exile);
+            assert!(every.clone().all(|c| c.id.is_some()), "{}", loaded.id);
+            assert!(scenario.battlefield.iter().all(|c| c.owner.is_some() && c.controller.is_some()), "{}", loaded.id);
+            // The engine side rebuilds the same game.
+            let back = load_scenario(&loaded.id, to_scenario(&scenario), &pool)
+                .unwrap_or_else(|e| panic!("{}: the message doesn't load back: {e}", loaded.id));
+            assert_eq!(back.setup.ids, loaded.setup.ids, "{}", loaded.id);
+            for (a, b) in back.setup.game.objs.iter().zip(&loaded.setup.game.objs) {
+                assert_eq!(
+                    (&a.id, a.zone, a.owner, a.controller, a.known),
+                    (&b.id, b.zone, b.owner, b.controller, b.known)
+                );
+            }
+        }
+    }
+}
+
+/// Runs `serve` in process on the given input lines and returns its answers.
+fn serve_lines(lines: &[String], opts: ServeOptions) -> Vec<FromEngine> {
+    let input = lines.join("\n") + "\n";
+    let mut output = Vec::new();
+    serve(input.as_bytes(), &mut output, &pool(), opts).expect("serve writes");
+    String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|l| validate_from_engine(l).unwrap_or_else(|e| panic!("serve wrote an invalid message: {e}\n{l}")))
+        .collect()
+}
+
+#[test]
+fn the_reference_engine_passes_every_bundled_scenario_in_both_modes_under_every_policy() {
+    let scenarios = bundled();
+    for mode in [Mode::Scripted, Mode::Free] {
+        for (policy, seed) in [(Policy::Minimal, 1), (Policy::Greedy, 2), (Policy::Random, 3), (Policy::Random, 4)] {
+            let mut lines = vec![to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION })];
+            for (i, l) in scenarios.iter().enumerate() {
+                let scenario = scenario_message(l, mode);
+                lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode, scenario }));
+            }
+            lines.push(to_line(&ToEngine::Stop));
+            lines.push("never read: serve stopped".into());
+            let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
+            assert!(matches!(&answers[0], FromEngine::Hello { protocol: 1, engine, .. } if engine.seed == Some(seed)));
+            assert_eq!(answers.len(), scenarios.len() + 1, "one answer per scenario, nothing after stop");
+            for (l, answer) in scenarios.iter().zip(&answers[1..]) {
+                let FromEngine::Result { outcome, .. } = answer else { panic!("{}: {answer:?}", l.id) };
+                let mut setup = l.setup.clone();
+                if mode == Mode::Free {
+                    setup.script.clear();
+                }
+                let verdict = judge(&setup, outcome);
+                assert_eq!(verdict, Verdict::Legal, "{} ({mode:?}, {policy:?}, seed {seed})", l.id);
+            }
+        }
+    }
+}
+
+#[test]
+fn serve_answers_bad_input_with_an_error_and_goes_on() {
+    let answers = serve_lines(
+        &[
+            "not json".into(),
+            r#"{"type":"start","protocol":99}"#.into(),
+            r#"{"type":"run","seq":5}"#.into(),
+            r#"{"type":"start","protocol":1}"#.into(),
+        ],
+        ServeOptions::default(),
+    );
+    assert!(matches!(&answers[0], FromEngine::Error { seq: None, .. }));
+    assert!(matches!(&answers[1], FromEngine::Error { message, .. } if message.contains("protocol 1, not 99")));
+    assert!(matches!(&answers[2], FromEngine::Error { message, .. } if message.contains("missing field")));
+    assert!(matches!(&answers[3], FromEngine::Hello { .. }));
+    // Bytes that aren't UTF-8 are answered too, and the loop goes on.
+    let mut out = Vec::new();
+    let input = b"\xff\xfe garbage\n{\"type\":\"start\",\"protocol\":1}\n";
+    serve(&input[..], &mut out, &pool(), ServeOptions::default()).expect("serve writes");
+    let text = String::from_utf8(out).expect("serve writes UTF-8");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].contains("\"error\"") && lines[1].contains("\"hello\""), "{text}");
+}
+
+#[test]
+fn validation_is_strict_where_parsing_is_lenient() {
+    let extra = r#"{"type":"unsupported","seq":3,"reason":"no sideboards","engine_note":"x"}"#;
+    assert!(validate_from_engine(extra).is_err(), "--validate rejects an unknown field");
+    assert!(matches!(parse_from_engine(extra), Ok(FromEngine::Unsupported { seq: 3, .. })));
+    let no_version = r#"{"type":"hello","engine":{"name":"e","version":"1"}}"#;
+    assert!(validate_from_engine(no_version).is_err());
+    assert!(parse_from_engine(no_version).is_err(), "a missing required field is never accepted");
+    let unknown_event =
+        r#"{"type":"result","seq":1,"outcome":{"zones":{},"events":[{"step":0,"event":"teleported"}]}}"#;
+    assert!(validate_from_engine(unknown_event).is_err() && parse_from_engine(unknown_event).is_err());
+    assert!(parse_from_engine(r#"{"seq":1}"#).unwrap_err().contains("no `type`"));
+    assert!(parse_from_engine(r#"{"type":"greetings"}"#).unwrap_err().contains("unknown message type"));
+}
+
+#[test]
+fn outcomes_naming_things_the_scenario_lacks_are_rejected_before_judging() {
+    let loaded = &bundled()[0];
+    let setup = &loaded.setup;
+    let steps = setup.actions.len();
+    let first_id = setup.ids.keys().next().unwrap().clone();
+    let mut o = Outcome::default();
+    o.zones.insert("exile".into(), vec![first_id.clone(), "ghost".into()]);
+    o.zones.insert("Zed.hand".into(), vec![]);
+    o.known.insert(first_id.clone(), vec!["Nobody".into()]);
+    o.events.push(LoggedEvent { step: steps, event: Event::Shuffled { library: "Nobody".into() } });
+    let problems = check_outcome(&o, setup, steps).expect_err("four problems");
+    let text = problems.join("\n");
+    for words in ["`ghost` is not a card id", "`Zed.hand` is not a zone", "`Nobody` is not a player", "scenario has"] {
+        assert!(text.contains(words), "{words}: {text}");
+    }
+    let mut ok = Outcome::default();
+    ok.zones.insert("stack".into(), vec![format!("ability:{first_id}")]);
+    assert!(check_outcome(&ok, setup, steps).is_ok());
+}
+
+#[test]
+fn mutants_have_unique_names_and_the_setting_is_scoped() {
+    let mut names: Vec<&str> = Mutant::ALL.iter().map(|m| m.name()).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), Mutant::ALL.len());
+    assert!(Mutant::ALL.len() >= 15);
+    for m in Mutant::ALL {
+        assert_eq!(Mutant::from_name(m.name()), Some(m));
+        assert!(!m.description().is_empty() && m.clause().contains('.'));
+    }
+    let m = Mutant::FoundCardRevealed;
+    assert!(!mutants::is(m));
+    let inside = mutants::with(Some(m), || mutants::is(m) && mutants::with(None, || !mutants::is(m)));
+    assert!(inside);
+    assert!(!mutants::is(m), "the setting is restored");
+    let _ = std::panic::catch_unwind(|| mutants::with(Some(m), || panic!("unwinding")));
+    assert!(!mutants::is(m), "restored after a panic too");
+}
+
+#[test]
+fn a_mutant_changes_what_the_reference_engine_answers() {
+    // Demonic Tutor: the mutant skips "then shuffle", so the judge misses the shuffle (701.24a).
+    let loaded = bundled().into_iter().find(|l| l.id.contains("701.23a-demonic-tutor")).expect("bundled");
+    let run = to_line(&ToEngine::Run {
+        seq: 1,
+        id: loaded.id.clone(),
+        mode: Mode::Scripted,
+        scenario: scenario_message(&loaded, Mode::Scripted),
+    });
+    let opts = ServeOptions { mutant: Some(Mutant::NoShuffleAfterSearch), ..ServeOptions::default() };
+    let answers = serve_lines(&[run], opts);
+    let FromEngine::Result { outcome, .. } = &answers[0] else { panic!("{answers:?}") };
+    match judge(&loaded.setup, outcome) {
+        Verdict::Illegal(d) => assert_eq!(d[0].clause, "701.24a", "{d:?}"),
+        other => panic!("the mutant's answer should be illegal: {other:?}"),
+    }
+    assert!(!mutants::is(Mutant::NoShuffleAfterSearch), "serve leaves no mutant behind on the thread");
+}
