@@ -536,7 +536,7 @@ pub enum TriggerEvent {
         #[serde(default)]
         by: Relation,
     },
-    /// "Whenever [a player] sacrifices a [filter]" (e.g. a Clue, for any reason).
+    /// "Whenever [a player] sacrifices a …" with a filter (e.g. a Clue, for any reason).
     Sacrificed {
         /// Who sacrificed.
         #[serde(default)]
