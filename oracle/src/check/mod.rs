@@ -301,12 +301,8 @@ impl Session<'_> {
         }
         self.seq += 1;
         let seq = self.seq;
-        let message = ToEngine::Run {
-            seq,
-            id: id.clone(),
-            mode: self.opts.mode,
-            scenario: scenario_message(&loaded, self.opts.mode),
-        };
+        let mode = effective_mode(&loaded, self.opts.mode);
+        let message = ToEngine::Run { seq, id: id.clone(), mode, scenario: scenario_message(&loaded, mode) };
         let line = to_line(&message);
         if self.opts.validate
             && let Err(e) = validate_to_engine(&line)
@@ -320,7 +316,7 @@ impl Session<'_> {
                 mk(Status::Timeout, format!("no answer within {:.1} s; the engine was killed", d.as_secs_f64()))
             }
             Err(failure) => mk(Status::Error, failure.to_string()),
-            Ok(line) => self.judge_answer(&loaded, seq, &line, &mk),
+            Ok(line) => self.judge_answer(&loaded, seq, &line, mode, &mk),
         };
         // From sending the scenario to the verdict: an engine's start-up is not counted.
         r.time_ms = sent.elapsed().as_secs_f64() * 1000.0;
@@ -351,6 +347,7 @@ impl Session<'_> {
         loaded: &Loaded,
         seq: u64,
         line: &str,
+        mode: Mode,
         mk: &dyn Fn(Status, String) -> ScenarioResult,
     ) -> ScenarioResult {
         let shown = |line: &str| line.chars().take(200).collect::<String>();
@@ -378,7 +375,7 @@ impl Session<'_> {
                 if let Err(problems) = check_outcome(&outcome, &loaded.setup, loaded.setup.actions.len()) {
                     return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
                 }
-                let setup = match self.opts.mode {
+                let setup = match mode {
                     Mode::Scripted => loaded.setup.clone(),
                     Mode::Free => {
                         let mut s = loaded.setup.clone();
@@ -473,5 +470,21 @@ impl Session<'_> {
             }
         }
         None
+    }
+}
+
+/// The mode a scenario is actually sent in. Free mode leaves every choice to the engine, but some
+/// scenarios' later steps only make sense after the choices their `decisions` fix (a step casts the
+/// card a scripted search found). A scenario whose steps can fail under some other legal choice is
+/// sent scripted even in free mode — decided by the enumerator, which runs it without its script.
+pub fn effective_mode(loaded: &Loaded, mode: Mode) -> Mode {
+    if mode == Mode::Scripted || loaded.setup.script.is_empty() {
+        return mode;
+    }
+    let mut free = loaded.setup.clone();
+    free.script.clear();
+    match crate::explore::explore(&free, crate::explore::DEFAULT_RUN_LIMIT) {
+        Ok(_) | Err(crate::sim::SimError::TooLarge(_)) => Mode::Free,
+        Err(_) => Mode::Scripted,
     }
 }
