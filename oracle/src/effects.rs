@@ -103,6 +103,9 @@ pub struct Filter {
     /// The card does not match this filter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not: Option<Box<Filter>>,
+    /// "another": not the source of the ability choosing it (checked where targets are chosen).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub another: bool,
     /// No mana symbol appears twice in the card's mana cost (Jegantha's condition); a split card's
     /// symbols are its halves' symbols, seen separately (CR 709.4b).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -161,6 +164,9 @@ pub fn describe_filter(f: &Filter) -> String {
     }
     if let Some(n) = &f.not {
         parts.push(format!("not ({})", describe_filter(n)));
+    }
+    if f.another {
+        parts.push("other than this".into());
     }
     if f.no_repeated_mana_symbol {
         parts.push("with no mana symbol repeated".into());

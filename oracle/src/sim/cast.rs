@@ -425,6 +425,7 @@ impl Sim<'_> {
     /// Every legal combination of targets for a triggered ability (603.3d).
     pub(crate) fn target_options(
         &self,
+        source: ObjId,
         controller: PlayerId,
         specs: &[Target],
     ) -> Result<Vec<Vec<TargetChoice>>, SimError> {
@@ -493,6 +494,15 @@ impl Sim<'_> {
                             .collect()
                     }
                 };
+                // "another target": never the ability's own source.
+                let another = match spec {
+                    Target::Permanent(f) | Target::OpponentsPermanent(f) | Target::Spell(f) => f.another,
+                    _ => false,
+                };
+                let singles: Vec<Vec<TargetChoice>> = singles
+                    .into_iter()
+                    .filter(|s| !another || !s.iter().any(|t| matches!(t, TargetChoice::Obj(o, _) if *o == source)))
+                    .collect();
                 for s in singles {
                     let mut p = prefix.clone();
                     p.extend(s);

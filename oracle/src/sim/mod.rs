@@ -26,6 +26,9 @@ use crate::rules::triggers::{
 };
 use crate::rules::zones::{Position, is_permanent_type};
 
+/// The most events one run may log before it is stopped as a loop.
+pub const MAX_EVENTS: usize = 5_000;
+
 /// A target as chosen when a spell is cast.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TargetChoice {
@@ -402,6 +405,16 @@ impl<'d> Sim<'d> {
     }
 
     fn emit(&mut self, event: Event, clause: &'static str) {
+        // A loop of triggers and zone changes would otherwise never end (and explode the
+        // enumeration): past this many events the run is an error naming the step.
+        if self.log.len() >= MAX_EVENTS && self.refused.is_none() {
+            self.refused = Some(SimError::Invalid {
+                step: self.step,
+                message: format!(
+                    "the scenario doesn't end: more than {MAX_EVENTS} events in one run (a loop of triggers?)"
+                ),
+            });
+        }
         self.log.push(LoggedEvent { step: self.step, event });
         self.log_clauses.push(clause);
     }
@@ -465,7 +478,7 @@ impl<'d> Sim<'d> {
                 let targets = if t.targets.is_empty() {
                     Vec::new()
                 } else {
-                    let options = self.target_options(t.controller, &t.targets)?;
+                    let options = self.target_options(t.source, t.controller, &t.targets)?;
                     if options.is_empty() {
                         continue; // 603.3d: no legal targets, so it is removed from the stack.
                     }
