@@ -435,6 +435,14 @@ pub enum Effect {
     /// Return the cards exiled by this source's linked ability to the battlefield under their
     /// owners' control (CR 406.6, 607).
     ReturnLinkedToBattlefield,
+    /// A player chooses a card they own in exile and puts it into their hand. Face-up cards and
+    /// face-down cards they may look at are chosen individually; a face-down card they may not look
+    /// at is reached by choosing its pile, from which a card is taken at random (CR 406.4) — any
+    /// card of the pile can end up chosen, so every card the player owns in exile is an outcome.
+    PutChosenExiledCardIntoHand {
+        /// Who chooses.
+        chooser: PlayerRef,
+    },
     /// Copy a card and let the controller cast the copy without paying its mana cost; a split
     /// card's copy keeps both halves, and one is chosen as it is cast (CR 707.12, 709.3c).
     CopyAndMayCast(CardRef),
@@ -609,6 +617,9 @@ pub enum StaticAbility {
     OpponentsPlayWithHandsRevealed,
     /// "Play with the top card of your library revealed" (CR 401.5–401.6).
     TopCardOfLibraryRevealed,
+    /// "If this card is in your opening hand, you may begin the game with it on the battlefield"
+    /// (Leylines; chosen in APNAP order as the game starts, CR 101.4e).
+    BeginOnBattlefield,
 }
 
 /// An additional cost of a spell (CR 601.2b, 601.2f).

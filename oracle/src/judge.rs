@@ -171,6 +171,16 @@ impl Decider for Observed<'_> {
             // Each "yes" claims the log entry it corresponds to, so a second "may" in the same step
             // needs a second entry.
             Decision::May { player, about: "search", .. } => Ok(Choice::Bool(self.reserve_search(game, step, *player))),
+            Decision::May { about: "begin_on_battlefield", card, .. } => {
+                let id = card.map(|c| game.obj(c).id.clone()).unwrap_or_default();
+                Ok(Choice::Bool(
+                    self.find(
+                        step,
+                        |e| matches!(e, Event::Moved { card, to, .. } if *card == id && to == "battlefield"),
+                    )
+                    .is_some(),
+                ))
+            }
             Decision::May { card, .. } => {
                 let id = card.map(|c| game.obj(c).id.clone());
                 Ok(Choice::Bool(

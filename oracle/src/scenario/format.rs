@@ -277,6 +277,9 @@ pub enum Step {
         /// Card id.
         card: String,
     },
+    /// The game starts: each player, in turn order from the starting player (101.4e), chooses
+    /// whether to begin with opening-hand cards such as Leylines on the battlefield.
+    StartGame,
     /// A player plays a land (from hand, or from exile where an effect allows it).
     Play {
         /// Who plays it.

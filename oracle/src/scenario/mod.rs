@@ -537,6 +537,7 @@ impl<'a> Builder<'a> {
                 };
                 Action::Activate { player, card: obj, ability: index, x: *x, sacrifice, discard }
             }
+            Step::StartGame => Action::StartGame,
             Step::Play { player, card } => Action::PlayLand(
                 self.player(player, &format!("{path}.play.player"))?,
                 self.card(card, &format!("{path}.play.card"))?,

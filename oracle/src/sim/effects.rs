@@ -481,6 +481,25 @@ impl Sim<'_> {
                     self.game.objs[o].controller = owner;
                 }
             }
+            Effect::PutChosenExiledCardIntoHand { chooser } => {
+                for p in self.players(ctx, *chooser)? {
+                    let options: Vec<ObjId> = self
+                        .game
+                        .zone(ZoneRef::Exile)
+                        .iter()
+                        .copied()
+                        .filter(|&o| self.game.obj(o).owner == p)
+                        .collect();
+                    if options.is_empty() {
+                        continue;
+                    }
+                    let decision = Decision::ChooseCard { player: p, options: options.clone() };
+                    let card = self.one_of(&decision, &options, "a card they own in exile (406.4)")?;
+                    let (player, id) = (self.pname(p), self.id(card));
+                    self.emit(Event::Chose { player, card: id }, "406.4");
+                    self.move_card(card, ZoneRef::Hand(p), Position::Top, bit(p), "406.4");
+                }
+            }
             Effect::CopyAndMayCast(r) => {
                 if let Some(obj) = self.object(ctx, *r) {
                     self.cast_copy(ctx.controller, obj)?;

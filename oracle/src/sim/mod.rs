@@ -75,6 +75,9 @@ pub enum Action {
         /// The card discarded for a "discard a …" cost.
         discard: Option<ObjId>,
     },
+    /// The game starts: opening-hand actions are chosen in APNAP order, the starting player (the
+    /// first player) counting as the active player (101.4e), then happen at once.
+    StartGame,
     /// A player discards a card (701.9a).
     Discard(PlayerId, ObjId),
     /// A player plays a land (305.1): from hand, or from exile where an effect allows it (400.7i).
@@ -569,6 +572,30 @@ impl<'d> Sim<'d> {
                 self.discard(*player, *obj, false);
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj)?,
+            Action::StartGame => {
+                // 101.4e: while starting the game the starting player is the active player, so
+                // the choices go in seat order; then the chosen cards enter at the same time.
+                let mut chosen = Vec::new();
+                for p in crate::rules::apnap::apnap_order(self.game.players.len()) {
+                    for card in self.game.zone(ZoneRef::Hand(p)).to_vec() {
+                        let begins = self
+                            .game
+                            .obj(card)
+                            .def
+                            .faces()
+                            .iter()
+                            .any(|f| f.statics.contains(&crate::effects::StaticAbility::BeginOnBattlefield));
+                        let decision = Decision::May { player: p, about: "begin_on_battlefield", card: Some(card) };
+                        if begins && effects_yes_no(self, &decision)? {
+                            chosen.push((p, card));
+                        }
+                    }
+                }
+                for (p, card) in chosen {
+                    self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, "101.4e");
+                    self.game.objs[card].controller = p;
+                }
+            }
             Action::ToGraveyard(objs) => {
                 for &obj in objs {
                     if self.game.obj(obj).zone != ZoneRef::Battlefield {
@@ -813,4 +840,14 @@ impl<'d> Sim<'d> {
 
 fn is_permanent(face: &crate::cards::def::CardDef) -> bool {
     is_permanent_type(&face.types)
+}
+
+fn effects_yes_no(sim: &mut Sim<'_>, decision: &Decision) -> Result<bool, SimError> {
+    match sim.decide(decision)? {
+        Choice::Bool(b) => Ok(b),
+        other => Err(sim.illegal(
+            Violation::new("101.4", format!("{other:?} is not a yes/no answer")),
+            vec!["yes".into(), "no".into()],
+        )),
+    }
 }

@@ -346,7 +346,7 @@ impl Sim<'_> {
                             }
                         }
                         StaticAbility::TopCardOfLibraryRevealed => top_revealed[o.controller] = true,
-                        StaticAbility::PlayersCantCycle => {}
+                        StaticAbility::PlayersCantCycle | StaticAbility::BeginOnBattlefield => {}
                     }
                 }
             }
