@@ -55,11 +55,31 @@ pub enum Mutant {
     EmptyLibraryNotSearched,
     /// A search outside the game finds cards other players own too.
     OutsideFindsOthersCards,
+    /// A spell cast with flashback is put into its owner's graveyard when it leaves the stack.
+    FlashbackNotExiled,
+    /// A cycled card triggers "whenever you cycle or discard a card" twice: once as a cycle, once as a discard.
+    CycleOrDiscardTwice,
+    /// An effect that stops cycling stops only abilities named plain cycling, not typecycling.
+    CantCycleMissesTypecycling,
+    /// Dredge N may replace a draw even with fewer than N cards in the library.
+    DredgeIgnoresLibrarySize,
+    /// A cost that mills more cards than the library holds can be paid anyway.
+    MillCostPartial,
+    /// A split card counts once per half when cards in a zone are counted.
+    SplitCountedTwice,
+    /// A spell with X cast without paying its mana cost gets X = 1.
+    XNotZeroWithoutPaying,
+    /// A spell or ability whose every target has become illegal still resolves.
+    IllegalTargetsStillResolve,
+    /// Revealed cards put back in a new order keep being known to every player.
+    RevealedTopStaysKnown,
+    /// A card exiled face down is known to every player.
+    FaceDownExileVisible,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 16] = [
+    pub const ALL: [Mutant; 26] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -76,6 +96,16 @@ impl Mutant {
         Mutant::QuantitySearchFindsFewer,
         Mutant::EmptyLibraryNotSearched,
         Mutant::OutsideFindsOthersCards,
+        Mutant::FlashbackNotExiled,
+        Mutant::CycleOrDiscardTwice,
+        Mutant::CantCycleMissesTypecycling,
+        Mutant::DredgeIgnoresLibrarySize,
+        Mutant::MillCostPartial,
+        Mutant::SplitCountedTwice,
+        Mutant::XNotZeroWithoutPaying,
+        Mutant::IllegalTargetsStillResolve,
+        Mutant::RevealedTopStaysKnown,
+        Mutant::FaceDownExileVisible,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -97,6 +127,16 @@ impl Mutant {
             Mutant::QuantitySearchFindsFewer => "quantity-search-finds-fewer",
             Mutant::EmptyLibraryNotSearched => "empty-library-not-searched",
             Mutant::OutsideFindsOthersCards => "outside-finds-others-cards",
+            Mutant::FlashbackNotExiled => "flashback-not-exiled",
+            Mutant::CycleOrDiscardTwice => "cycle-or-discard-twice",
+            Mutant::CantCycleMissesTypecycling => "cant-cycle-misses-typecycling",
+            Mutant::DredgeIgnoresLibrarySize => "dredge-ignores-library-size",
+            Mutant::MillCostPartial => "mill-cost-partial",
+            Mutant::SplitCountedTwice => "split-counted-twice",
+            Mutant::XNotZeroWithoutPaying => "x-not-zero-without-paying",
+            Mutant::IllegalTargetsStillResolve => "illegal-targets-still-resolve",
+            Mutant::RevealedTopStaysKnown => "revealed-cards-stay-known-after-reorder",
+            Mutant::FaceDownExileVisible => "face-down-exile-visible",
         }
     }
 
@@ -119,6 +159,16 @@ impl Mutant {
             Mutant::QuantitySearchFindsFewer => "a search for \"a card\" may find nothing although cards are there",
             Mutant::EmptyLibraryNotSearched => "searching an empty library is not a search (no event, no trigger)",
             Mutant::OutsideFindsOthersCards => "a search outside the game finds other players' cards",
+            Mutant::FlashbackNotExiled => "a spell cast with flashback goes to the graveyard instead of exile",
+            Mutant::CycleOrDiscardTwice => "\"cycles or discards\" abilities trigger twice for a cycled card",
+            Mutant::CantCycleMissesTypecycling => "\"players can't cycle\" doesn't stop typecycling",
+            Mutant::DredgeIgnoresLibrarySize => "dredge is offered with fewer cards in the library than N",
+            Mutant::MillCostPartial => "a mill cost larger than the library can be paid by milling what is there",
+            Mutant::SplitCountedTwice => "a split card counts as two cards when cards are counted",
+            Mutant::XNotZeroWithoutPaying => "X is 1, not 0, for a spell cast without paying its mana cost",
+            Mutant::IllegalTargetsStillResolve => "a spell or ability whose targets are all illegal still resolves",
+            Mutant::RevealedTopStaysKnown => "cards reordered on top of a library stay known to everyone",
+            Mutant::FaceDownExileVisible => "a card exiled face down is visible to every player",
         }
     }
 
@@ -140,6 +190,16 @@ impl Mutant {
             Mutant::QuantitySearchFindsFewer => "701.23d",
             Mutant::EmptyLibraryNotSearched => "701.23g",
             Mutant::OutsideFindsOthersCards => "701.23j",
+            Mutant::FlashbackNotExiled => "702.34a",
+            Mutant::CycleOrDiscardTwice => "702.29d",
+            Mutant::CantCycleMissesTypecycling => "702.29f",
+            Mutant::DredgeIgnoresLibrarySize => "702.52b",
+            Mutant::MillCostPartial => "701.17b",
+            Mutant::SplitCountedTwice => "709.2",
+            Mutant::XNotZeroWithoutPaying => "107.3b",
+            Mutant::IllegalTargetsStillResolve => "608.2b",
+            Mutant::RevealedTopStaysKnown => "701.20d",
+            Mutant::FaceDownExileVisible => "406.3",
         }
     }
 

@@ -139,6 +139,7 @@ fn play(id: &str, message: &ScenarioMessage, pool: &CardPool, policy: Policy, se
     let setup = &loaded.setup;
     let mut decider = Scripted::new(&setup.script, Chooser { policy, rng: StdRng::seed_from_u64(seed) });
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    sim.engine_mode = true;
     let ran = sim.run(&setup.actions);
     let legal = sim.outcome();
     drop(sim);

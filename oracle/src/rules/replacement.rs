@@ -3,6 +3,7 @@
 
 use crate::effects::Replacement;
 use crate::model::{Game, ObjId, ZoneRef};
+use crate::mutants::{self, Mutant};
 
 /// Where a card that would be put into a graveyard goes instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub enum GraveyardFate {
 /// the oracle doesn't model — the card's own effect is used and the choice is documented.
 pub fn graveyard_fate(game: &Game, card: ObjId, dies: bool) -> GraveyardFate {
     let o = game.obj(card);
-    if o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile {
+    if o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile && !mutants::is(Mutant::FlashbackNotExiled) {
         return GraveyardFate::Exile("702.34a");
     }
     if o.zone == ZoneRef::Stack && o.flags.graveyard_to_exile {

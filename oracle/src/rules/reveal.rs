@@ -19,6 +19,9 @@ pub fn look_at(game: &mut Game, card: ObjId, player: PlayerId) {
 /// 701.20d: cards of a library that are reordered stop being revealed and become new objects;
 /// the player who put them back in order still knows them.
 pub fn reordered(game: &mut Game, card: ObjId, orderer: PlayerId) {
+    if crate::mutants::is(crate::mutants::Mutant::RevealedTopStaysKnown) {
+        return;
+    }
     let o = &mut game.objs[card];
     o.object_no += 1;
     o.known = bit(orderer);

@@ -2,6 +2,7 @@
 
 use crate::effects::{Effect, TriggerEvent, WhoseLibrary};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::mutants::{self, Mutant};
 use crate::rules::search::relation_holds;
 
 /// A game event that triggered abilities may be waiting for.
@@ -162,6 +163,19 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                         .then_some(("shuffled_library", Some(owner))),
                     _ => None,
                 };
+                // Mutant: a cycled card triggers "cycles or discards" once as each.
+                let twice = on_cycle_or_discard(&t.on, &happening) && mutants::is(Mutant::CycleOrDiscardTwice);
+                if twice && let Some((on, triggering_player)) = fired {
+                    out.push(PendingTrigger {
+                        source,
+                        controller,
+                        effect: t.effect.clone(),
+                        on,
+                        triggering_player,
+                        targets: t.targets.clone(),
+                        source_no,
+                    });
+                }
                 if let Some((on, triggering_player)) = fired {
                     out.push(PendingTrigger {
                         source,
@@ -181,6 +195,10 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
 
 /// "Dies" is for creatures (700.4): judged as the object last was on the battlefield, where a
 /// face-down permanent is a creature (708.2a).
+fn on_cycle_or_discard(on: &TriggerEvent, happening: &Happening) -> bool {
+    matches!((on, happening), (TriggerEvent::CycledOrDiscarded { .. }, Happening::Discarded { cycled: true, .. }))
+}
+
 fn on_battlefield(game: &Game, obj: ObjId) -> bool {
     game.obj(obj).zone == ZoneRef::Battlefield
 }

@@ -314,7 +314,10 @@ impl Sim<'_> {
                 };
                 if let Some(obj) = self.object(ctx, *r) {
                     let o = self.game.obj(obj);
-                    if o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile {
+                    if o.zone == ZoneRef::Stack
+                        && o.flags.leaves_stack_to_exile
+                        && !mutants::is(Mutant::FlashbackNotExiled)
+                    {
                         // 702.34a: a flashback spell is exiled instead of going anywhere else.
                         self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
                     } else {
@@ -389,7 +392,10 @@ impl Sim<'_> {
                         .zone(ZoneRef::Graveyard(p))
                         .iter()
                         .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
-                        .count();
+                        .map(|&o| {
+                            if mutants::is(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
+                        })
+                        .sum::<usize>();
                     self.gain_life(p, n as u32);
                 }
             }
@@ -887,7 +893,11 @@ impl Sim<'_> {
                             let obj = &mut self.game.objs[o];
                             obj.face_down = true;
                             obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
-                            obj.known = bit(*searcher);
+                            obj.known = if mutants::is(Mutant::FaceDownExileVisible) {
+                                everyone_of(obj.known)
+                            } else {
+                                bit(*searcher)
+                            };
                             obj.flags.playable_by = Some(*searcher);
                         }
                     }
@@ -1079,4 +1089,9 @@ pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
         out.push("with different names".into());
     }
     out
+}
+
+/// [`Mutant::FaceDownExileVisible`]: everyone (the exile zone's default knowledge is every player).
+fn everyone_of(default_known: u8) -> u8 {
+    default_known
 }

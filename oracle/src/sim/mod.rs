@@ -363,6 +363,9 @@ pub struct Sim<'d> {
     refused: Option<SimError>,
     step: usize,
     decider: &'d mut dyn Decider,
+    /// Playing as an engine rather than deciding legality: an attempted step the rules (as this
+    /// engine plays them) allow is taken instead of being an error.
+    pub engine_mode: bool,
 }
 
 impl<'d> Sim<'d> {
@@ -379,6 +382,7 @@ impl<'d> Sim<'d> {
             refused: None,
             step: 0,
             decider,
+            engine_mode: false,
         }
     }
 
@@ -616,6 +620,9 @@ impl<'d> Sim<'d> {
                     )));
                 }
                 Err(e) => return Err(e),
+                // An engine (the reference engine playing a mutant) that allows the step just
+                // takes it; the judge then finds the missing refusal.
+                Ok(()) if self.engine_mode => {}
                 Ok(()) => {
                     return Err(self.invalid(format!(
                         "the scenario expects this step to be refused by {clause}, but the rules allow it"
@@ -703,7 +710,9 @@ impl<'d> Sim<'d> {
         match item {
             StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x } => {
                 // 608.2b: an ability whose every target has become illegal doesn't resolve.
-                let all_illegal = !targets.is_empty() && targets.iter().all(|t| !self.still_legal(*t));
+                let all_illegal = !targets.is_empty()
+                    && targets.iter().all(|t| !self.still_legal(*t))
+                    && !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve);
                 if !all_illegal {
                     let mut ctx = effects::Ctx::new(source, controller, targets, triggering_player);
                     ctx.source_no = source_no;
@@ -717,13 +726,13 @@ impl<'d> Sim<'d> {
                 let cast_face = &crate::rules::casting::face_def(&def, face);
                 let spell = cast_face.spell.clone();
                 // 608.2b: a spell whose every target has become illegal doesn't resolve.
-                let all_illegal = spell.as_ref().is_some_and(|s| {
-                    !s.targets.is_empty()
-                        && targets
-                            .iter()
-                            .enumerate()
-                            .all(|(i, t)| !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets))
-                });
+                let all_illegal = !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve)
+                    && spell.as_ref().is_some_and(|s| {
+                        !s.targets.is_empty()
+                            && targets.iter().enumerate().all(|(i, t)| {
+                                !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets)
+                            })
+                    });
                 if let Some(spell) = spell.filter(|_| !all_illegal) {
                     let mut ctx = effects::Ctx::new(obj, controller, targets.clone(), None);
                     ctx.source_no = self.game.obj(obj).object_no;
