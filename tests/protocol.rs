@@ -1,6 +1,7 @@
 //! The engine protocol: its schema, the scenario messages built from every bundled scenario, the
 //! reference engine (`serve`) in process, and validation.
 
+use mtg_oracle::check::effective_mode;
 use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::mutants::{self, Mutant};
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
@@ -84,19 +85,22 @@ fn the_reference_engine_passes_every_bundled_scenario_in_both_modes_under_every_
     for mode in [Mode::Scripted, Mode::Free] {
         for (policy, seed) in [(Policy::Minimal, 1), (Policy::Greedy, 2), (Policy::Random, 3), (Policy::Random, 4)] {
             let mut lines = vec![to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION })];
+            // Free mode sends scripted the scenarios whose steps need their scripted choices,
+            // as `check` does.
+            let modes: Vec<Mode> = scenarios.iter().map(|l| effective_mode(l, mode)).collect();
             for (i, l) in scenarios.iter().enumerate() {
-                let scenario = scenario_message(l, mode);
-                lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode, scenario }));
+                let scenario = scenario_message(l, modes[i]);
+                lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode: modes[i], scenario }));
             }
             lines.push(to_line(&ToEngine::Stop));
             lines.push("never read: serve stopped".into());
             let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
             assert!(matches!(&answers[0], FromEngine::Hello { protocol: 1, engine, .. } if engine.seed == Some(seed)));
             assert_eq!(answers.len(), scenarios.len() + 1, "one answer per scenario, nothing after stop");
-            for (l, answer) in scenarios.iter().zip(&answers[1..]) {
+            for ((l, answer), sent) in scenarios.iter().zip(&answers[1..]).zip(&modes) {
                 let FromEngine::Result { outcome, .. } = answer else { panic!("{}: {answer:?}", l.id) };
                 let mut setup = l.setup.clone();
-                if mode == Mode::Free {
+                if *sent == Mode::Free {
                     setup.script.clear();
                 }
                 let verdict = judge(&setup, outcome);

@@ -197,6 +197,8 @@ fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) 
 }
 
 fn explain(file: &Path, sample: usize, json: bool, pool: &CardPool) -> ExitCode {
+    // Written with write!, not println!, so a closed pipe (`explain … | head`) ends quietly.
+    let mut out = std::io::stdout().lock();
     let loaded = match load_file(file, pool) {
         Ok(l) => l,
         Err(e) => {
@@ -211,19 +213,20 @@ fn explain(file: &Path, sample: usize, json: bool, pool: &CardPool) -> ExitCode 
         }
         Ok(x) if json => {
             let sampled: Vec<&Outcome> = x.outcomes.values().take(sample).map(|l| &l.outcome).collect();
-            println!("{}", serde_json::to_string_pretty(&sampled).unwrap_or_default());
+            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&sampled).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Ok(x) => {
-            println!("{}: {}", loaded.id, loaded.scenario.title);
-            println!("rules: {}", loaded.scenario.rules.join(", "));
-            println!("{} legal outcome(s) from {} path(s) through the decisions", x.outcomes.len(), x.runs);
+            let _ = writeln!(out, "{}: {}", loaded.id, loaded.scenario.title);
+            let _ = writeln!(out, "rules: {}", loaded.scenario.rules.join(", "));
+            let _ =
+                writeln!(out, "{} legal outcome(s) from {} path(s) through the decisions", x.outcomes.len(), x.runs);
             for (i, o) in x.outcomes.values().take(sample).enumerate() {
-                println!("  outcome #{}:", i + 1);
-                print!("{}", render_outcome(&o.outcome));
+                let _ = writeln!(out, "  outcome #{}:", i + 1);
+                let _ = write!(out, "{}", render_outcome(&o.outcome));
             }
             if x.outcomes.len() > sample {
-                println!("  … and {} more (use --sample N)", x.outcomes.len() - sample);
+                let _ = writeln!(out, "  … and {} more (use --sample N)", x.outcomes.len() - sample);
             }
             ExitCode::SUCCESS
         }

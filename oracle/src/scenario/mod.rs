@@ -582,6 +582,7 @@ impl<'a> Builder<'a> {
                 name: None,
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::May { player, accept } => ScriptEntry {
                 kind: ScriptKind::May,
@@ -591,6 +592,7 @@ impl<'a> Builder<'a> {
                 name: None,
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::Choose { player, card } => ScriptEntry {
                 kind: ScriptKind::Choose,
@@ -600,6 +602,7 @@ impl<'a> Builder<'a> {
                 name: None,
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::Sacrifice { player, card } => ScriptEntry {
                 kind: ScriptKind::Sacrifice,
@@ -609,6 +612,7 @@ impl<'a> Builder<'a> {
                 name: None,
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::Dredge { player, card } => ScriptEntry {
                 kind: ScriptKind::Dredge,
@@ -621,6 +625,7 @@ impl<'a> Builder<'a> {
                 name: None,
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::Discard { player, cards } => ScriptEntry {
                 kind: ScriptKind::Discard,
@@ -634,6 +639,7 @@ impl<'a> Builder<'a> {
                 name: None,
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::Name { player, name } => ScriptEntry {
                 kind: ScriptKind::Name,
@@ -643,11 +649,18 @@ impl<'a> Builder<'a> {
                 name: Some(name.clone()),
                 face: None,
                 targets: Vec::new(),
+                run_time_card: None,
             },
             ScriptedDecision::Cast { player, card, face } => {
-                let obj = match card {
-                    Some(c) => Some(self.card(c, &format!("{path}.cast.card"))?),
-                    None => None,
+                // A copy made during the run (707.12) is named `<card id>-copy-<n>`: its halves
+                // are the original's.
+                let copy_of = card.as_ref().and_then(|c| c.rsplit_once("-copy-")).and_then(|(of, n)| {
+                    n.parse::<u32>().ok().filter(|&n| n > 0).and_then(|_| self.ids.get(of).copied())
+                });
+                let obj = match (card, copy_of) {
+                    (Some(_), Some(of)) => Some(of),
+                    (Some(c), None) => Some(self.card(c, &format!("{path}.cast.card"))?),
+                    (None, _) => None,
                 };
                 let face = match (obj, face) {
                     (Some(o), Some(f)) => {
@@ -666,6 +679,7 @@ impl<'a> Builder<'a> {
                     name: None,
                     face,
                     targets: Vec::new(),
+                    run_time_card: copy_of.and(card.clone()),
                 }
             }
             ScriptedDecision::Targets { player, targets } => ScriptEntry {
@@ -680,6 +694,7 @@ impl<'a> Builder<'a> {
                     .enumerate()
                     .map(|(k, t)| self.target(t, &format!("{path}.targets.targets[{k}]")))
                     .collect::<Result<_, _>>()?,
+                run_time_card: None,
             },
         })
     }

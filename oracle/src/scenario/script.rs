@@ -45,6 +45,9 @@ pub struct ScriptEntry {
     pub face: Option<usize>,
     /// For `targets`.
     pub targets: Vec<crate::sim::TargetChoice>,
+    /// For `cast`: the id of an object the run creates (a copy, `<card id>-copy-<n>`), found when
+    /// the decision comes up.
+    pub run_time_card: Option<String>,
 }
 
 /// Answers decisions from a script, and the rest with `inner`.
@@ -101,7 +104,10 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
                     }
                     (ScriptKind::Name, _) => Choice::Name(e.name.clone().unwrap_or_default()),
-                    (ScriptKind::Cast, _) => Choice::Cast(e.cards.first().map(|&c| (c, e.face))),
+                    (ScriptKind::Cast, _) => match &e.run_time_card {
+                        Some(id) => Choice::Cast(game.objs.iter().position(|o| &o.id == id).map(|c| (c, e.face))),
+                        None => Choice::Cast(e.cards.first().map(|&c| (c, e.face))),
+                    },
                     (ScriptKind::Targets, Decision::Targets { options, .. }) => {
                         // Object numbers are the ones the objects have now.
                         let chosen: Vec<crate::sim::TargetChoice> = e
