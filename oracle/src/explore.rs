@@ -220,25 +220,7 @@ impl Decider for FirstLegal {
             Decision::CastFree { .. } => Choice::Cast(None),
             Decision::Targets { options, .. } => Choice::Targets(options.first().cloned().ok_or_else(none)?),
             Decision::Find { parts, joint_min, .. } => {
-                let mut taken = std::collections::BTreeSet::new();
-                let mut found = Vec::new();
-                for p in parts {
-                    let f = a_legal_find(game, p, &taken).ok_or_else(none)?;
-                    taken.extend(f.iter().copied());
-                    found.push(f);
-                }
-                // A joint minimum (701.23h): top up instructions that have room.
-                for (p, f) in parts.iter().zip(found.iter_mut()) {
-                    for &c in &p.candidates {
-                        if taken.len() >= *joint_min || f.len() >= p.max {
-                            break;
-                        }
-                        if taken.insert(c) {
-                            f.push(c);
-                        }
-                    }
-                }
-                Choice::Parts(found)
+                find_choice(parts, *joint_min, |p, taken| a_legal_find(game, p, taken)).ok_or_else(none)?
             }
         })
     }
@@ -264,4 +246,33 @@ pub fn blame_script(error: SimError, last_scripted: Option<usize>) -> SimError {
         }
         (e, _) => e,
     }
+}
+
+/// One legal answer to a search: each instruction's find from `pick` (given the cards earlier
+/// instructions took, since a card is found once, 701.23h), then topped up to the joint minimum of
+/// merged instructions. `None` when `pick` has no legal find for an instruction.
+pub fn find_choice(
+    parts: &[crate::rules::search::PartPlan],
+    joint_min: usize,
+    pick: impl Fn(&crate::rules::search::PartPlan, &std::collections::BTreeSet<usize>) -> Option<Vec<usize>>,
+) -> Option<Choice> {
+    let mut taken = std::collections::BTreeSet::new();
+    let mut found = Vec::new();
+    for p in parts {
+        let f = pick(p, &taken)?;
+        taken.extend(f.iter().copied());
+        found.push(f);
+    }
+    // A joint minimum (701.23h): top up instructions that have room.
+    for (p, f) in parts.iter().zip(found.iter_mut()) {
+        for &c in &p.candidates {
+            if taken.len() >= joint_min || f.len() >= p.max {
+                break;
+            }
+            if taken.insert(c) {
+                f.push(c);
+            }
+        }
+    }
+    Some(Choice::Parts(found))
 }

@@ -185,26 +185,12 @@ impl Decider for Chooser {
             }
             Decision::Random { .. } => return Err(none()),
             Decision::Find { parts, joint_min, .. } => {
-                let mut taken = std::collections::BTreeSet::new();
-                let mut found = Vec::new();
-                for p in parts {
-                    let least = a_legal_find(game, p, &taken).ok_or_else(none)?;
-                    let f = if self.policy == Policy::Greedy { most(game, p, &taken).unwrap_or(least) } else { least };
-                    taken.extend(f.iter().copied());
-                    found.push(f);
-                }
-                // A joint minimum (701.23h): top up instructions that have room.
-                for (p, f) in parts.iter().zip(found.iter_mut()) {
-                    for &c in &p.candidates {
-                        if taken.len() >= *joint_min || f.len() >= p.max {
-                            break;
-                        }
-                        if taken.insert(c) {
-                            f.push(c);
-                        }
-                    }
-                }
-                Choice::Parts(found)
+                let greedy = self.policy == Policy::Greedy;
+                crate::explore::find_choice(parts, *joint_min, |p, taken| {
+                    let least = a_legal_find(game, p, taken)?;
+                    Some(if greedy { most(game, p, taken).unwrap_or(least) } else { least })
+                })
+                .ok_or_else(none)?
             }
             // Dredge, discards, names, casts during a resolution, targets: the first legal answer
             // (declining where declining is an answer), or the last under the greedy policy.

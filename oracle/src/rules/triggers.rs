@@ -165,18 +165,7 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                 };
                 // Mutant: a cycled card triggers "cycles or discards" once as each.
                 let twice = on_cycle_or_discard(&t.on, &happening) && mutants::is(Mutant::CycleOrDiscardTwice);
-                if twice && let Some((on, triggering_player)) = fired {
-                    out.push(PendingTrigger {
-                        source,
-                        controller,
-                        effect: t.effect.clone(),
-                        on,
-                        triggering_player,
-                        targets: t.targets.clone(),
-                        source_no,
-                    });
-                }
-                if let Some((on, triggering_player)) = fired {
+                for (on, triggering_player) in fired.into_iter().chain(fired.filter(|_| twice)) {
                     out.push(PendingTrigger {
                         source,
                         controller,

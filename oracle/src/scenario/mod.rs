@@ -569,88 +569,41 @@ impl<'a> Builder<'a> {
     }
 
     fn decision(&self, d: &ScriptedDecision, path: &str) -> Result<ScriptEntry, BuildError> {
+        let entry = |kind: ScriptKind, who: &str, key: &str| -> Result<ScriptEntry, BuildError> {
+            Ok(ScriptEntry::of(kind, self.player(who, &format!("{path}.{key}.player"))?))
+        };
+        let cards = |ids: &[String], at: &str| -> Result<Vec<ObjId>, BuildError> {
+            ids.iter().enumerate().map(|(k, c)| self.card(c, &format!("{path}.{at}[{k}]"))).collect()
+        };
         Ok(match d {
-            ScriptedDecision::Search { player, find } => ScriptEntry {
-                kind: ScriptKind::Search,
-                player: self.player(player, &format!("{path}.search.player"))?,
-                cards: find
-                    .iter()
-                    .enumerate()
-                    .map(|(k, c)| self.card(c, &format!("{path}.search.find[{k}]")))
-                    .collect::<Result<_, _>>()?,
-                accept: true,
-                name: None,
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
-            },
-            ScriptedDecision::May { player, accept } => ScriptEntry {
-                kind: ScriptKind::May,
-                player: self.player(player, &format!("{path}.may.player"))?,
-                cards: Vec::new(),
-                accept: *accept,
-                name: None,
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
-            },
+            ScriptedDecision::Search { player, find } => {
+                ScriptEntry { cards: cards(find, "search.find")?, ..entry(ScriptKind::Search, player, "search")? }
+            }
+            ScriptedDecision::May { player, accept } => {
+                ScriptEntry { accept: *accept, ..entry(ScriptKind::May, player, "may")? }
+            }
             ScriptedDecision::Choose { player, card } => ScriptEntry {
-                kind: ScriptKind::Choose,
-                player: self.player(player, &format!("{path}.choose.player"))?,
                 cards: vec![self.card(card, &format!("{path}.choose.card"))?],
-                accept: true,
-                name: None,
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
+                ..entry(ScriptKind::Choose, player, "choose")?
             },
             ScriptedDecision::Sacrifice { player, card } => ScriptEntry {
-                kind: ScriptKind::Sacrifice,
-                player: self.player(player, &format!("{path}.sacrifice.player"))?,
                 cards: vec![self.card(card, &format!("{path}.sacrifice.card"))?],
-                accept: true,
-                name: None,
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
+                ..entry(ScriptKind::Sacrifice, player, "sacrifice")?
             },
             ScriptedDecision::Dredge { player, card } => ScriptEntry {
-                kind: ScriptKind::Dredge,
-                player: self.player(player, &format!("{path}.dredge.player"))?,
                 cards: match card {
                     Some(c) => vec![self.card(c, &format!("{path}.dredge.card"))?],
                     None => Vec::new(),
                 },
                 accept: card.is_some(),
-                name: None,
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
+                ..entry(ScriptKind::Dredge, player, "dredge")?
             },
-            ScriptedDecision::Discard { player, cards } => ScriptEntry {
-                kind: ScriptKind::Discard,
-                player: self.player(player, &format!("{path}.discard.player"))?,
-                cards: cards
-                    .iter()
-                    .enumerate()
-                    .map(|(k, c)| self.card(c, &format!("{path}.discard.cards[{k}]")))
-                    .collect::<Result<_, _>>()?,
-                accept: true,
-                name: None,
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
-            },
-            ScriptedDecision::Name { player, name } => ScriptEntry {
-                kind: ScriptKind::Name,
-                player: self.player(player, &format!("{path}.name.player"))?,
-                cards: Vec::new(),
-                accept: true,
-                name: Some(name.clone()),
-                face: None,
-                targets: Vec::new(),
-                run_time_card: None,
-            },
+            ScriptedDecision::Discard { player, cards: ids } => {
+                ScriptEntry { cards: cards(ids, "discard.cards")?, ..entry(ScriptKind::Discard, player, "discard")? }
+            }
+            ScriptedDecision::Name { player, name } => {
+                ScriptEntry { name: Some(name.clone()), ..entry(ScriptKind::Name, player, "name")? }
+            }
             ScriptedDecision::Cast { player, card, face } => {
                 // A copy made during the run (707.12) is named `<card id>-copy-<n>`: its halves
                 // are the original's.
@@ -672,29 +625,20 @@ impl<'a> Builder<'a> {
                     _ => None,
                 };
                 ScriptEntry {
-                    kind: ScriptKind::Cast,
-                    player: self.player(player, &format!("{path}.cast.player"))?,
                     cards: obj.into_iter().collect(),
                     accept: obj.is_some(),
-                    name: None,
                     face,
-                    targets: Vec::new(),
                     run_time_card: copy_of.and(card.clone()),
+                    ..entry(ScriptKind::Cast, player, "cast")?
                 }
             }
             ScriptedDecision::Targets { player, targets } => ScriptEntry {
-                kind: ScriptKind::Targets,
-                player: self.player(player, &format!("{path}.targets.player"))?,
-                cards: Vec::new(),
-                accept: true,
-                name: None,
-                face: None,
                 targets: targets
                     .iter()
                     .enumerate()
                     .map(|(k, t)| self.target(t, &format!("{path}.targets.targets[{k}]")))
                     .collect::<Result<_, _>>()?,
-                run_time_card: None,
+                ..entry(ScriptKind::Targets, player, "targets")?
             },
         })
     }

@@ -50,6 +50,22 @@ pub struct ScriptEntry {
     pub run_time_card: Option<String>,
 }
 
+impl ScriptEntry {
+    /// An entry of `kind` for `player` with nothing chosen yet; the builder fills in the rest.
+    pub fn of(kind: ScriptKind, player: PlayerId) -> Self {
+        ScriptEntry {
+            kind,
+            player,
+            cards: Vec::new(),
+            accept: true,
+            name: None,
+            face: None,
+            targets: Vec::new(),
+            run_time_card: None,
+        }
+    }
+}
+
 /// Answers decisions from a script, and the rest with `inner`.
 pub struct Scripted<'a, D> {
     entries: &'a [ScriptEntry],
