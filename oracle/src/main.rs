@@ -75,7 +75,7 @@ enum Command {
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
         min_clause: u32,
         /// Passing scenarios a ruling needs to be OK.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
         min_ruling: u32,
         /// Also write the report as markdown to this file.
         #[arg(long)]
