@@ -414,10 +414,10 @@ fn the_cli_reports_and_exits_with_the_gate() {
         args.extend_from_slice(extra);
         Command::new(env!("CARGO_BIN_EXE_mtg-oracle")).args(&args).current_dir(repo()).output().expect("runs")
     };
-    let o = cli(&["--min-clause", "1"]);
+    let o = cli(&["--min-clause", "1", "--min-ruling", "1"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
     let o = cli(&[]);
-    assert_eq!(o.status.code(), Some(1), "the default minimum is 2 passing scenarios per clause");
+    assert_eq!(o.status.code(), Some(1), "the default minimum is 2 passing scenarios per clause and per ruling");
     assert!(String::from_utf8_lossy(&o.stdout).contains("THIN"));
     let o = cli(&["--min-clause", "0"]);
     assert_eq!(o.status.code(), Some(2), "a minimum of 0 is refused");
