@@ -381,10 +381,12 @@ impl Decider for Observed<'_> {
                     }
                 } else if *purpose == "mill" {
                     // Milled cards are the ones the log moves from this library to a graveyard
-                    // (or where a replacement sent them) in this step.
+                    // (or where a replacement sent them) in this step — not into the hand, which
+                    // is a draw.
+                    let hand = ZoneRef::Hand(*player).display(&names);
                     for _ in 0..*count {
                         let Some(Event::Moved { card, .. }) = self
-                            .take(step, |e| matches!(e, Event::Moved { card, from, .. } if *from == library && from_ids.contains(card.as_str())))
+                            .take(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to != hand && from_ids.contains(card.as_str())))
                             .cloned()
                         else {
                             break;
