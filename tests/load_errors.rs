@@ -827,3 +827,64 @@ fn a_permanent_whose_unmodelled_static_ability_would_act_is_refused() {
     assert_eq!((e.line, e.column), (15, 12), "{e}");
     assert!(e.message.contains("not modelled") && e.message.contains("Leonin Arbiter"), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Steps and decisions of the actions around searching (issue 3).
+
+#[test]
+fn an_attempt_cannot_wrap_an_attempt() {
+    let src =
+        splinter_line(16, "  - attempt: {step: {attempt: {step: resolve, refused: \"608.2\"}}, refused: \"608.2\"}");
+    let e = load_err(&src);
+    assert_located(&e, 16, 21, &["steps[0].attempt.step", "can't wrap another attempt"]);
+}
+
+#[test]
+fn a_step_the_rules_forbid_without_attempt_names_the_clause() {
+    // Splinter has no flashback: casting it from the graveyard with flashback is refused by
+    // 702.34a, and the error says how to expect that.
+    let src = splinter_with(&[
+        (6, Some("    graveyard: [Splinter]")),
+        (16, Some("  - cast: {player: Alice, card: splinter, targets: [mine-bf], flashback: true}")),
+    ]);
+    let e = run_err(&src);
+    assert_located(&e, 16, 5, &["steps[0]", "702.34a", "doesn't have flashback", "attempt:"]);
+}
+
+#[test]
+fn an_attempt_refused_for_another_clause_names_both() {
+    let src = splinter_with(&[
+        (6, Some("    graveyard: [Splinter]")),
+        (
+            16,
+            Some(
+                "  - attempt: {step: {cast: {player: Alice, card: splinter, targets: [mine-bf], flashback: true}}, refused: \"702.29f\"}",
+            ),
+        ),
+    ]);
+    let e = run_err(&src);
+    assert_located(&e, 16, 5, &["steps[0]", "702.34a", "not by 702.29f"]);
+}
+
+#[test]
+fn the_revealed_card_of_a_cast_must_exist() {
+    let src = splinter_line(16, "  - cast: {player: Alice, card: splinter, targets: [mine-bf], reveal: mine-lib-9}");
+    let e = load_err(&src);
+    assert_located(&e, 16, 71, &["steps[0].cast.reveal", "mine-lib-9", "did you mean `mine-lib-1`"]);
+}
+
+#[test]
+fn a_scripted_name_of_both_halves_is_illegal() {
+    let src = format!(
+        "{}decisions:\n  - name: {{player: Alice, name: \"Cease // Desist\"}}\n",
+        splinter_with(&[
+            (6, Some("    hand: [Cranial Extraction]")),
+            (16, Some("  - cast: {player: Alice, card: cranial-extraction, targets: [Bob]}")),
+            (19, None),
+            (21, None),
+        ])
+    );
+    let e = run_err(&src);
+    assert!(e.message.contains("709.4a"), "{e}");
+    assert!(e.message.contains("decisions[0]"), "{e}");
+}
