@@ -253,3 +253,47 @@ fn a_report_that_cannot_be_written_leaves_nothing_behind() {
     assert!(!missing.exists());
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the report, no temporary file");
 }
+
+/// The checker behind the `engine_diff` fuzz target, over seeded random scenarios: the reference
+/// engine (in process) is never judged wrong under any choice policy, and a mutant that skips the
+/// shuffle after a search is caught on some of them.
+#[test]
+fn generated_scenarios_through_the_reference_engine_and_a_mutant() {
+    use mtg_oracle::check::Checker;
+    use mtg_oracle::generate::GenParams;
+    use mtg_oracle::mutants::Mutant;
+    use mtg_oracle::scenario::load_scenario;
+    use mtg_oracle::serve::{Policy, ServeOptions};
+    let pool = pool();
+    let opts = CheckOptions {
+        engine: EngineCommand::shell("true"),
+        mode: Mode::Scripted,
+        timeout: Duration::from_secs(10),
+        validate: true,
+        partition: None,
+        baseline: Baseline::default(),
+    };
+    let mut checker = Checker::new(&opts);
+    let (mut passed, mut caught) = (0, 0);
+    for seed in 0..60u64 {
+        let Ok(loaded) = load_scenario(&format!("generated-{seed}"), GenParams::from_seed(seed).scenario(), &pool)
+        else {
+            continue;
+        };
+        for policy in [Policy::Minimal, Policy::Greedy, Policy::Random] {
+            let serve = ServeOptions { seed, policy, mutant: None };
+            let r = checker.check_reference(loaded.clone(), serve, &pool);
+            assert!(
+                matches!(r.status, Status::Pass | Status::Unsupported | Status::Invalid),
+                "seed {seed}, {policy:?}: {:?} {}",
+                r.status,
+                r.message
+            );
+            passed += usize::from(r.status == Status::Pass);
+        }
+        let serve = ServeOptions { seed, policy: Policy::Minimal, mutant: Some(Mutant::NoShuffleAfterSearch) };
+        caught += usize::from(checker.check_reference(loaded, serve, &pool).status == Status::Fail);
+    }
+    assert!(passed > 100, "only {passed} passes: the generator should make runnable scenarios");
+    assert!(caught > 5, "the no-shuffle mutant was caught on only {caught} generated scenarios");
+}

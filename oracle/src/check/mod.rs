@@ -277,19 +277,81 @@ struct Session<'a> {
     opts: &'a CheckOptions,
 }
 
+/// The oracle must be able to run a scenario itself before an engine is judged on it.
+fn precheck(loaded: &Loaded, mk: &dyn Fn(Status, String) -> ScenarioResult) -> Option<ScenarioResult> {
+    match first_run(&loaded.setup) {
+        Err(e) => Some(mk(Status::Invalid, locate_sim_error(loaded, &e).to_string())),
+        Ok((_, unused)) if !unused.is_empty() => {
+            let e = loaded.error_at(&format!("decisions[{}]", unused[0]), "this decision never came up");
+            Some(mk(Status::Invalid, e.to_string()))
+        }
+        Ok(_) => None,
+    }
+}
+
+/// Checks scenarios one at a time as a caller makes them (the `engine_diff` fuzz target): the
+/// same process supervision, protocol and judging as [`check`], without files or reports.
+pub struct Checker<'a> {
+    session: Session<'a>,
+}
+
+impl<'a> Checker<'a> {
+    /// A checker for the engine `opts` names; the engine starts with the first scenario.
+    pub fn new(opts: &'a CheckOptions) -> Self {
+        Checker {
+            session: Session {
+                engine: Engine::new(opts.engine.clone()),
+                hello: None,
+                failed_starts: 0,
+                last_start_error: String::new(),
+                seq: 0,
+                opts,
+            },
+        }
+    }
+
+    /// Runs one scenario through the engine and judges the answer.
+    pub fn check(&mut self, loaded: Loaded) -> ScenarioResult {
+        self.session.run(loaded)
+    }
+
+    /// Runs one scenario through the reference engine in this process (what `mtg-oracle serve`
+    /// with `serve` options would answer, without a process per scenario) and judges the answer
+    /// exactly as an external engine's.
+    pub fn check_reference(
+        &mut self,
+        loaded: Loaded,
+        serve: crate::serve::ServeOptions,
+        pool: &CardPool,
+    ) -> ScenarioResult {
+        let id = loaded.id.clone();
+        let rules = loaded.scenario.rules.clone();
+        let mk = |status, message: String| result(&id, rules.clone(), status, message);
+        if let Some(r) = precheck(&loaded, &mk) {
+            return r;
+        }
+        self.session.seq += 1;
+        let seq = self.session.seq;
+        let mode = effective_mode(&loaded, self.session.opts.mode);
+        let answer = crate::serve::run_scenario(seq, &id, &scenario_message(&loaded, mode), pool, serve);
+        let line = to_line(&answer);
+        self.session.judge_answer(&loaded, seq, &line, mode, &mk)
+    }
+}
+
+impl Drop for Checker<'_> {
+    fn drop(&mut self) {
+        self.session.engine.stop(to_line(&ToEngine::Stop));
+    }
+}
+
 impl Session<'_> {
     fn run(&mut self, loaded: Loaded) -> ScenarioResult {
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
         let mk = |status, message: String| result(&id, rules.clone(), status, message);
-        // The oracle must be able to run the scenario itself before an engine is judged on it.
-        match first_run(&loaded.setup) {
-            Err(e) => return mk(Status::Invalid, locate_sim_error(&loaded, &e).to_string()),
-            Ok((_, unused)) if !unused.is_empty() => {
-                let e = loaded.error_at(&format!("decisions[{}]", unused[0]), "this decision never came up");
-                return mk(Status::Invalid, e.to_string());
-            }
-            Ok(_) => {}
+        if let Some(r) = precheck(&loaded, &mk) {
+            return r;
         }
         if let Err(failure) = self.ensure_started() {
             let mut r = mk(Status::Error, failure);
