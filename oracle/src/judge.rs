@@ -57,6 +57,63 @@ struct Observed<'a> {
     ids: &'a BTreeMap<String, ObjId>,
     /// A `searched` event claimed by a "may search" answered yes, kept for the search itself.
     reserved: BTreeMap<usize, usize>,
+    /// For the k-th merged search of the replay, which of its legal splits to take (701.23h).
+    split_picks: Vec<usize>,
+    /// How many legal splits each merged search of the replay had.
+    split_counts: Vec<usize>,
+}
+
+/// Most splits of one merged search's found cards the judge tries, and most replays it runs.
+const MAX_SPLITS: usize = 16;
+
+/// Every way (up to `limit`) to split a merged search's found cards among its instructions so
+/// that each instruction's find is legal (701.23h: one search, so the log doesn't say which
+/// instruction found which card). Cards only one instruction could find are placed first.
+fn legal_splits(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[crate::rules::search::PartPlan],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+    limit: usize,
+) -> Vec<Vec<Vec<ObjId>>> {
+    let mut base = vec![Vec::new(); parts.len()];
+    let mut ambiguous = Vec::new();
+    for &c in cards {
+        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+        match fits.as_slice() {
+            [] => return Vec::new(),
+            [only] => base[*only].push(c),
+            _ => ambiguous.push((c, fits)),
+        }
+    }
+    let mut out = Vec::new();
+    let mut budget = 2_000usize;
+    let mut stack = vec![(0usize, base)];
+    while let Some((i, split)) = stack.pop() {
+        if out.len() >= limit || budget == 0 {
+            break;
+        }
+        budget -= 1;
+        let Some((card, fits)) = ambiguous.get(i) else {
+            if parts
+                .iter()
+                .zip(&split)
+                .all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
+            {
+                out.push(split);
+            }
+            continue;
+        };
+        for &slot in fits.iter().rev() {
+            if split[slot].len() < parts[slot].max {
+                let mut next = split.clone();
+                next[slot].push(*card);
+                stack.push((i + 1, next));
+            }
+        }
+    }
+    out
 }
 
 impl Observed<'_> {
@@ -162,7 +219,21 @@ impl Decider for Observed<'_> {
                     });
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
-                Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
+                if parts.len() < 2 {
+                    return Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)));
+                }
+                // Several splits may be legal but lead to different outcomes (the instructions
+                // put cards in different places); the replay takes the one `split_picks` says,
+                // and `judge` tries the others when the first doesn't match the observation.
+                let mut splits = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS);
+                let k = self.split_counts.len();
+                self.split_counts.push(splits.len().max(1));
+                let pick = self.split_picks.get(k).copied().unwrap_or(0);
+                if pick < splits.len() {
+                    Ok(Choice::Parts(splits.swap_remove(pick)))
+                } else {
+                    Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
+                }
             }
             Decision::OrderTriggers { player, triggers } => {
                 // The observed `triggered` events of this player, in log order, are the order the
@@ -271,13 +342,38 @@ impl Decider for Observed<'_> {
     }
 }
 
-/// Judges `observed` against the legal outcomes of `setup`.
+/// Judges `observed` against the legal outcomes of `setup`. A merged search (701.23h) whose
+/// found cards can be split among its instructions in more than one legal way is replayed with
+/// each split in turn (up to [`MAX_SPLITS`] replays) until one matches; otherwise the verdict is
+/// the first replay's.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
+    let (first, counts) = judge_with_splits(setup, observed, Vec::new());
+    if first.is_legal() || counts.iter().all(|&c| c <= 1) {
+        return first;
+    }
+    // Walk the other splits like an odometer, last merged search first.
+    let mut trace: Vec<(usize, usize)> = counts.iter().map(|&c| (0, c)).collect();
+    for _ in 1..MAX_SPLITS {
+        let Some(i) = trace.iter().rposition(|&(pick, count)| pick + 1 < count) else { break };
+        let mut picks: Vec<usize> = trace[..i].iter().map(|t| t.0).collect();
+        picks.push(trace[i].0 + 1);
+        let (verdict, counts) = judge_with_splits(setup, observed, picks.clone());
+        if verdict.is_legal() {
+            return verdict;
+        }
+        trace = counts.iter().enumerate().map(|(k, &c)| (picks.get(k).copied().unwrap_or(0), c)).collect();
+    }
+    first
+}
+
+fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>) -> (Verdict, Vec<usize>) {
     let reader = Observed {
         events: &observed.events,
         consumed: vec![false; observed.events.len()],
         ids: &setup.ids,
         reserved: BTreeMap::new(),
+        split_picks,
+        split_counts: Vec::new(),
     };
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
@@ -287,24 +383,23 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     let move_clauses: BTreeMap<String, &'static str> =
         sim.last_move.iter().map(|(&o, cause)| (sim.game.obj(o).id.clone(), cause.clause)).collect();
     drop(sim);
-    match ran.map_err(|e| blame_script(e, decider.last)) {
-        Ok(()) => {}
-        Err(SimError::Illegal { violation, step, .. }) => {
-            return Verdict::Illegal(vec![Difference {
-                clause: violation.clause.to_string(),
-                message: format!("step {step}: {}", violation.message),
-            }]);
+    let counts = std::mem::take(&mut decider.inner.split_counts);
+    let verdict = match ran.map_err(|e| blame_script(e, decider.last)) {
+        Ok(()) => {
+            let diffs = compare(&expected, observed, &clauses, &move_clauses);
+            if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
         }
-        Err(SimError::NoAnswer { step, message, clause }) => {
-            return Verdict::Illegal(vec![Difference {
-                clause: clause.to_string(),
-                message: format!("step {step}: {message}"),
-            }]);
-        }
-        Err(other) => return Verdict::Error(format!("{other:?}")),
-    }
-    let diffs = compare(&expected, observed, &clauses, &move_clauses);
-    if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
+        Err(SimError::Illegal { violation, step, .. }) => Verdict::Illegal(vec![Difference {
+            clause: violation.clause.to_string(),
+            message: format!("step {step}: {}", violation.message),
+        }]),
+        Err(SimError::NoAnswer { step, message, clause }) => Verdict::Illegal(vec![Difference {
+            clause: clause.to_string(),
+            message: format!("step {step}: {message}"),
+        }]),
+        Err(other) => Verdict::Error(format!("{other:?}")),
+    };
+    (verdict, counts)
 }
 
 fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
