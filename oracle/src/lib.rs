@@ -12,6 +12,7 @@ pub mod corrupt;
 pub mod effects;
 pub mod expect;
 pub mod explore;
+pub mod fuzzing;
 pub mod generate;
 pub mod judge;
 pub mod model;
