@@ -225,15 +225,16 @@ impl Decider for Observed<'_> {
                 // Several splits may be legal but lead to different outcomes (the instructions
                 // put cards in different places); the replay takes the one `split_picks` says,
                 // and `judge` tries the others when the first doesn't match the observation.
-                let mut splits = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS);
+                // The first is the split `assign_parts` finds; the others follow.
+                let first = assign_parts(game, &cards, parts, looked_at, *cap);
+                let mut splits = vec![first.clone()];
+                splits.extend(
+                    legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS).into_iter().filter(|s| *s != first),
+                );
                 let k = self.split_counts.len();
-                self.split_counts.push(splits.len().max(1));
-                let pick = self.split_picks.get(k).copied().unwrap_or(0);
-                if pick < splits.len() {
-                    Ok(Choice::Parts(splits.swap_remove(pick)))
-                } else {
-                    Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
-                }
+                self.split_counts.push(splits.len());
+                let pick = self.split_picks.get(k).copied().unwrap_or(0).min(splits.len() - 1);
+                Ok(Choice::Parts(splits.swap_remove(pick)))
             }
             Decision::OrderTriggers { player, triggers } => {
                 // The observed `triggered` events of this player, in log order, are the order the
@@ -345,12 +346,23 @@ impl Decider for Observed<'_> {
 /// Judges `observed` against the legal outcomes of `setup`. A merged search (701.23h) whose
 /// found cards can be split among its instructions in more than one legal way is replayed with
 /// each split in turn (up to [`MAX_SPLITS`] replays) until one matches; otherwise the verdict is
-/// the first replay's.
+/// that of the replay that ran through with the fewest differences (or the first replay's).
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     let (first, counts) = judge_with_splits(setup, observed, Vec::new());
     if first.is_legal() || counts.iter().all(|&c| c <= 1) {
         return first;
     }
+    let mut best = first;
+    let mut keep = |v: Verdict, best: &mut Verdict| {
+        let better = match (&v, &*best) {
+            (Verdict::Illegal(a), Verdict::Illegal(b)) => a.len() < b.len(),
+            (Verdict::Illegal(_), Verdict::Error(_)) => true,
+            _ => false,
+        };
+        if better {
+            *best = v;
+        }
+    };
     // Walk the other splits like an odometer, last merged search first.
     let mut trace: Vec<(usize, usize)> = counts.iter().map(|&c| (0, c)).collect();
     for _ in 1..MAX_SPLITS {
@@ -361,9 +373,10 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
         if verdict.is_legal() {
             return verdict;
         }
+        keep(verdict, &mut best);
         trace = counts.iter().enumerate().map(|(k, &c)| (picks.get(k).copied().unwrap_or(0), c)).collect();
     }
-    first
+    best
 }
 
 fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>) -> (Verdict, Vec<usize>) {
