@@ -607,6 +607,10 @@ pub fn compare(
             push("119.3", format!("{player}'s life should be {life} but is {:?}", got.life.get(player)));
         }
     }
+    // A life total for a name that is no player of the scenario (found by judge_observation).
+    for player in got.life.keys().filter(|p| !want.life.contains_key(*p)) {
+        push("119.1", format!("the outcome gives a life total to `{player}`, who is not a player"));
+    }
     if want.counters != got.counters {
         push("122.1", format!("counters should be {:?} but are {:?}", want.counters, got.counters));
     }

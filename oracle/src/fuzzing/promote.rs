@@ -78,12 +78,19 @@ impl Outcome {
         }
     }
 
+    /// The failure in one line of at most 400 characters (messages may carry whole outcomes).
     fn describe(&self) -> Option<String> {
-        match self {
-            Outcome::Pass => None,
-            Outcome::Fail(check, m) => Some(format!("{check} check failed: {m}")),
-            Outcome::Panic(m) => Some(format!("panic: {m}")),
-        }
+        let text = match self {
+            Outcome::Pass => return None,
+            Outcome::Fail(check, m) => format!("{check} check failed: {m}"),
+            Outcome::Panic(m) => format!("panic: {m}"),
+        };
+        let line = text.lines().next().unwrap_or_default();
+        Some(if line.chars().count() > 400 {
+            format!("{}…", line.chars().take(400).collect::<String>())
+        } else {
+            line.to_string()
+        })
     }
 }
 
@@ -202,7 +209,8 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
         let searches = |o: &crate::outcome::Outcome| {
             o.events.iter().filter(|e| matches!(&e.event, Event::Searched { player, .. } if player == p)).count()
         };
-        if let Some(count) = constant(&searches) {
+        // Players who never search nor shuffle are left out: zero is the obvious count there.
+        if let Some(count) = constant(&searches).filter(|&n| n > 0) {
             always.push(Assertion::Events {
                 kind: "searched".into(),
                 player: Some(p.clone()),
@@ -241,7 +249,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
         let shuffles = |o: &crate::outcome::Outcome| {
             o.events.iter().filter(|e| matches!(&e.event, Event::Shuffled { library } if library == p)).count()
         };
-        if let Some(count) = constant(&shuffles) {
+        if let Some(count) = constant(&shuffles).filter(|&n| n > 0) {
             always.push(Assertion::Events {
                 kind: "shuffled".into(),
                 player: Some(p.clone()),
@@ -302,6 +310,38 @@ pub fn scenario_with_expectations(mut scenario: Scenario) -> Result<(Scenario, u
     }
 }
 
+/// The scenario as YAML, with the card definitions' unset fields (null, empty lists, false)
+/// left out — they are the defaults, and a card reads like the pool's entries without them.
+pub fn readable_yaml(scenario: &Scenario) -> String {
+    fn prune(v: &mut serde_yaml::Value) {
+        match v {
+            serde_yaml::Value::Mapping(m) => {
+                m.retain(|_, x| {
+                    !matches!(x, serde_yaml::Value::Null | serde_yaml::Value::Bool(false))
+                        && !matches!(x, serde_yaml::Value::Sequence(s) if s.is_empty())
+                });
+                for (_, x) in m.iter_mut() {
+                    prune(x);
+                }
+            }
+            serde_yaml::Value::Sequence(s) => s.iter_mut().for_each(prune),
+            _ => {}
+        }
+    }
+    // Through the text, so enums keep the scenario style (one-key maps), not YAML tags.
+    let plain = to_yaml(scenario);
+    let Ok(mut value) = serde_yaml::from_str::<serde_yaml::Value>(&plain) else { return plain };
+    if let Some(cards) = value.get_mut("cards") {
+        prune(cards);
+    }
+    let pruned = to_yaml(&value);
+    // Only if it still reads back as the same scenario.
+    match crate::scenario::from_yaml::<Scenario>(&pruned) {
+        Ok(back) if back == *scenario => pruned,
+        _ => plain,
+    }
+}
+
 /// Promotes a fuzz artifact of `target`; `artifact` names it in the scenario's source.
 pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Result<Promoted, String> {
     let hash = content_hash(data);
@@ -331,6 +371,15 @@ pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Res
             };
             let mut scenario = case.scenario();
             scenario.rules = rules_of(&case);
+            // Synthetic cards no zone holds any more (the shrinking removed them) are left out.
+            let used: BTreeSet<String> = scenario
+                .players
+                .iter()
+                .flat_map(|p| p.library.iter().chain(&p.hand).chain(&p.graveyard).chain(&p.outside))
+                .chain(&scenario.battlefield)
+                .map(|c| c.card.clone())
+                .collect();
+            scenario.cards.retain(|c| used.contains(&c.name));
             // A large state is fixed to the run the fuzzer took: its searches, "may" answers
             // and choices are scripted, so the outcome set stays small enough to list.
             let probe = load_scenario("promoted", scenario.clone(), pool()).map_err(|e| e.to_string())?;
@@ -366,7 +415,7 @@ pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Res
     ));
     let yaml = format!(
         "# Promoted from a fuzz artifact by `mtg-oracle promote`; see the description.\n{}",
-        to_yaml(&scenario)
+        readable_yaml(&scenario)
     );
     Ok(Promoted {
         file_name: format!("fuzz-{}-{:012x}.yaml", target.name(), hash >> 16),
