@@ -228,3 +228,22 @@ fn promote_turns_corpus_files_into_scenarios_that_run_passes() {
     assert!(promoted >= 6, "only {promoted} corpus files promoted");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn an_outside_card_cannot_stand_in_for_a_graveyard_card_in_an_all_cards_search() {
+    // A fuzz finding (scenarios/regressions/fuzz-search_request-a1b09e6829a0.yaml): the judge
+    // accepted this observation before 701.23d was checked card by card.
+    let dir = repo_root().join("scenarios/regressions");
+    let loaded = mtg_oracle::scenario::load_file(
+        &dir.join("fuzz-search_request-a1b09e6829a0.yaml"),
+        mtg_oracle::fuzzing::pool(),
+    )
+    .expect("the regression scenario loads");
+    let text = std::fs::read_to_string(dir.join("fuzz-search_request-a1b09e6829a0.observed-illegal.json"))
+        .expect("the observation is there");
+    let observed: mtg_oracle::outcome::Outcome = serde_json::from_str(&text).expect("an outcome");
+    match mtg_oracle::judge::judge(&loaded.setup, &observed) {
+        mtg_oracle::judge::Verdict::Illegal(d) => assert_eq!(d[0].clause, "701.23d", "{d:?}"),
+        other => panic!("the judge must reject it: {other:?}"),
+    }
+}

@@ -434,6 +434,19 @@ pub fn quantity_rules(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
                     .collect();
                 let available = if s.different_names { distinct_names(b, &in_game) } else { in_game.len() };
                 let min = s.count.asked_min().min(available).min(max_of(s, cands));
+                // "All cards": every card in the game zones, whatever was also chosen from
+                // outside the game (701.23j); "N cards": N, any of them from outside.
+                if s.count == Count::All
+                    && !s.different_names
+                    && let Some(left) = in_game.iter().find(|c| !ctx.found.contains(c))
+                {
+                    return Err(fail(
+                        "quantity",
+                        format!(
+                            "{who} searched for all cards but left `{left}`, which is in a searched zone of the game (701.23d)"
+                        ),
+                    ));
+                }
                 if ctx.found.len() < min {
                     return Err(fail(
                         "quantity",
