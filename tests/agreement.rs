@@ -2,12 +2,9 @@
 //! with any shuffle order) is judged legal, and every single-step corruption of it is judged legal
 //! exactly when it is itself one of the enumerated outcomes.
 
-use mtg_oracle::corrupt::{concretize, corruptions, is_member};
-use mtg_oracle::explore::explore;
+use mtg_oracle::fuzzing::check::agreement;
 use mtg_oracle::generate::{GenParams, PALETTE};
-use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::scenario::load_scenario;
-use mtg_oracle::sim::SimError;
 use mtg_oracle_tests::pool;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -55,40 +52,14 @@ fn params() -> impl Strategy<Value = GenParams> {
 }
 
 /// Runs the agreement check on one generated scenario; returns how many outcomes it covered.
+/// The check itself is shared with the fuzz targets (`mtg_oracle::fuzzing::check::agreement`).
 fn check_agreement(p: &GenParams, seed: u64) -> Result<usize, TestCaseError> {
     let pool = pool();
     let loaded = load_scenario("generated", p.scenario(), &pool)
         .map_err(|e| TestCaseError::fail(format!("generator made an invalid scenario: {e}")))?;
-    let x = match explore(&loaded.setup, 400) {
-        Ok(x) => x,
-        // Too many outcomes to enumerate, or a palette card whose unmodelled enters ability would
-        // act (Snapcaster Mage, Hallowed Fountain put onto the battlefield): nothing to compare.
-        Err(SimError::TooLarge(_) | SimError::Unsupported { .. }) => return Ok(0),
-        Err(e) => return Err(TestCaseError::fail(format!("explore failed: {e:?}"))),
-    };
-    prop_assert!(!x.outcomes.is_empty());
-    for (i, legal) in x.outcomes.values().enumerate() {
-        let reported = concretize(legal, seed ^ i as u64);
-        let verdict = judge(&loaded.setup, &reported);
-        prop_assert!(verdict.is_legal(), "judge rejected enumerated outcome #{i}: {verdict:?}\n{reported:#?}");
-        for (what, corrupted) in corruptions(&reported) {
-            let member = is_member(&corrupted, &x.outcomes);
-            let verdict = judge(&loaded.setup, &corrupted);
-            prop_assert_eq!(
-                verdict.is_legal(),
-                member,
-                "corruption `{}` of outcome #{}: member={} verdict={:?}",
-                what,
-                i,
-                member,
-                verdict
-            );
-            if let Verdict::Illegal(diffs) = &verdict {
-                prop_assert!(!diffs.is_empty() && diffs.iter().all(|d| !d.clause.is_empty()));
-            }
-        }
-    }
-    Ok(x.outcomes.len())
+    // Too many outcomes to enumerate, or a palette card whose unmodelled enters ability would
+    // act (Snapcaster Mage, Hallowed Fountain put onto the battlefield), count as 0 outcomes.
+    agreement(&loaded.setup, 400, seed).map_err(|e| TestCaseError::fail(e.to_string()))
 }
 
 proptest! {

@@ -59,9 +59,133 @@ struct Observed<'a> {
     reserved: BTreeMap<usize, usize>,
     /// How many target choices have been read for each trigger source, per step.
     targets_read: BTreeMap<(usize, String), usize>,
+    /// For the k-th merged search of the replay, which of its legal splits to take (701.23h).
+    split_picks: Vec<usize>,
+    /// How many legal splits each merged search of the replay had.
+    split_counts: Vec<usize>,
+}
+
+/// Most splits of one merged search's found cards the judge tries.
+const MAX_SPLITS: usize = 16;
+/// Most replays of one judgement.
+const MAX_REPLAYS: usize = 64;
+
+/// Every way (up to `limit`) to split a merged search's found cards among its instructions so
+/// that each instruction's find is legal (701.23h: one search, so the log doesn't say which
+/// instruction found which card). Cards only one instruction could find are placed first.
+/// `destination` gives, for a found card, where the observation says it went in this step
+/// (`None`: it didn't move); cards that went to the same place most likely went by the same
+/// instruction, so splits that keep such groups together are tried first.
+fn legal_splits(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[crate::rules::search::PartPlan],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+    limit: usize,
+    destination: &dyn Fn(ObjId) -> Option<String>,
+) -> Vec<Vec<Vec<ObjId>>> {
+    let mut base = vec![Vec::new(); parts.len()];
+    let mut ambiguous = Vec::new();
+    for &c in cards {
+        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+        match fits.as_slice() {
+            [] => return Vec::new(),
+            [only] => base[*only].push(c),
+            _ => ambiguous.push((c, fits)),
+        }
+    }
+    let legal = |split: &Vec<Vec<ObjId>>| {
+        parts.iter().zip(split).all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
+    };
+    let mut out: Vec<Vec<Vec<ObjId>>> = Vec::new();
+    // Greedy splits first — each ambiguous card to the fitting instruction furthest below its
+    // minimum, else to the first (or last) one with room — which settle large finds that a
+    // depth-first walk would take exponentially long to reach.
+    for rule in 0..3 {
+        let mut split = base.clone();
+        for (card, fits) in &ambiguous {
+            let room: Vec<usize> = fits.iter().copied().filter(|&i| split[i].len() < parts[i].max).collect();
+            let slot = match rule {
+                0 => {
+                    room.iter().copied().max_by_key(|&i| (parts[i].min.saturating_sub(split[i].len()), usize::MAX - i))
+                }
+                1 => room.first().copied(),
+                _ => room.last().copied(),
+            };
+            split[slot.unwrap_or(fits[0])].push(*card);
+        }
+        if legal(&split) && !out.contains(&split) {
+            out.push(split);
+        }
+    }
+    // Splits by observed destination: every card that went to one place goes by one instruction.
+    let mut groups: Vec<Option<String>> = Vec::new();
+    let group_of: Vec<usize> = ambiguous
+        .iter()
+        .map(|(c, _)| {
+            let d = destination(*c);
+            groups.iter().position(|g| *g == d).unwrap_or_else(|| {
+                groups.push(d);
+                groups.len() - 1
+            })
+        })
+        .collect();
+    let combos = parts.len().checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
+    if combos <= 256 {
+        for mut code in 0..combos {
+            let mut target = Vec::new();
+            for _ in 0..groups.len() {
+                target.push(code % parts.len());
+                code /= parts.len();
+            }
+            let mut split = base.clone();
+            for ((card, fits), &g) in ambiguous.iter().zip(&group_of) {
+                let slot = if fits.contains(&target[g]) { target[g] } else { fits[0] };
+                split[slot].push(*card);
+            }
+            if legal(&split) && !out.contains(&split) {
+                out.push(split);
+                if out.len() >= limit {
+                    return out;
+                }
+            }
+        }
+    }
+    let mut budget = 2_000usize;
+    let mut stack = vec![(0usize, base)];
+    while let Some((i, split)) = stack.pop() {
+        if out.len() >= limit || budget == 0 {
+            break;
+        }
+        budget -= 1;
+        let Some((card, fits)) = ambiguous.get(i) else {
+            if legal(&split) && !out.contains(&split) {
+                out.push(split);
+            }
+            continue;
+        };
+        for &slot in fits.iter().rev() {
+            if split[slot].len() < parts[slot].max {
+                let mut next = split.clone();
+                next[slot].push(*card);
+                stack.push((i + 1, next));
+            }
+        }
+    }
+    out
 }
 
 impl Observed<'_> {
+    /// Where the observation says a card went during `step`, if it moved.
+    fn destination(&self, step: usize, card: ObjId) -> Option<String> {
+        let id = self.ids.iter().find(|(_, o)| **o == card).map(|(id, _)| id.as_str())?;
+        self.events.iter().find_map(|e| match &e.event {
+            Event::Moved { card, to, .. } if e.step == step && card == id => Some(to.clone()),
+            _ => None,
+        })
+    }
+
     fn find(&self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
         (0..self.events.len())
             .find(|&i| !self.consumed[i] && self.events[i].step == step && pred(&self.events[i].event))
@@ -205,7 +329,24 @@ impl Decider for Observed<'_> {
                     });
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
-                Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)))
+                if parts.len() < 2 {
+                    return Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)));
+                }
+                // Several splits may be legal but lead to different outcomes (the instructions
+                // put cards in different places); the replay takes the one `split_picks` says,
+                // and `judge` tries the others when the first doesn't match the observation.
+                // The first is the split `assign_parts` finds; the others follow.
+                let first = assign_parts(game, &cards, parts, looked_at, *cap);
+                let mut splits = vec![first.clone()];
+                splits.extend(
+                    legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &|c| self.destination(step, c))
+                        .into_iter()
+                        .filter(|s| *s != first),
+                );
+                let k = self.split_counts.len();
+                self.split_counts.push(splits.len());
+                let pick = self.split_picks.get(k).copied().unwrap_or(0).min(splits.len() - 1);
+                Ok(Choice::Parts(splits.swap_remove(pick)))
             }
             Decision::OrderTriggers { player, triggers } => {
                 // The observed `triggered` events of this player, in log order, are the order the
@@ -447,14 +588,70 @@ impl Decider for Observed<'_> {
     }
 }
 
-/// Judges `observed` against the legal outcomes of `setup`.
+/// Judges `observed` against the legal outcomes of `setup`. A merged search (701.23h) whose
+/// found cards can be split among its instructions in more than one legal way is replayed with
+/// the other splits when the first replay doesn't match: one merged search at a time, keeping
+/// for each the split that leaves the fewest differences (each search's split decides where
+/// its own cards go), within [`MAX_REPLAYS`] replays. When none matches, the verdict is that of
+/// the closest replay.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
+    let (first, counts, ran) = judge_with_splits(setup, observed, Vec::new());
+    if first.is_legal() || counts.iter().all(|&c| c <= 1) {
+        return first;
+    }
+    // A replay that ran to the end is closer than one a rule stopped; then fewer differences.
+    let score = |v: &Verdict, ran: bool| match v {
+        Verdict::Legal => (0, 0),
+        Verdict::Illegal(d) => (usize::from(!ran), d.len()),
+        Verdict::Error(_) => (2, 0),
+    };
+    let mut picks = vec![0; counts.len()];
+    let mut best_score = score(&first, ran);
+    let mut best = first;
+    let mut replays = 1;
+    // Passes over the merged searches until a pass changes nothing: a later search's split can
+    // stop the replay before an earlier one's effects are compared.
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for k in 0..counts.len() {
+            for alt in 0..counts[k] {
+                if alt == picks[k] {
+                    continue;
+                }
+                if replays >= MAX_REPLAYS {
+                    return best;
+                }
+                replays += 1;
+                let mut trial = picks.clone();
+                trial[k] = alt;
+                let (verdict, _, ran) = judge_with_splits(setup, observed, trial.clone());
+                if verdict.is_legal() {
+                    return verdict;
+                }
+                if score(&verdict, ran) < best_score {
+                    best_score = score(&verdict, ran);
+                    best = verdict;
+                    picks = trial;
+                    improved = true;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// One replay with the given splits: the verdict, how many splits each merged search had, and
+/// whether the replay ran to the end (so its differences are a full comparison).
+fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>) -> (Verdict, Vec<usize>, bool) {
     let reader = Observed {
         targets_read: BTreeMap::new(),
         events: &observed.events,
         consumed: vec![false; observed.events.len()],
         ids: &setup.ids,
         reserved: BTreeMap::new(),
+        split_picks,
+        split_counts: Vec::new(),
     };
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
@@ -464,24 +661,24 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     let move_clauses: BTreeMap<String, &'static str> =
         sim.last_move.iter().map(|(&o, cause)| (sim.game.obj(o).id.clone(), cause.clause)).collect();
     drop(sim);
-    match ran.map_err(|e| blame_script(e, decider.last)) {
-        Ok(()) => {}
-        Err(SimError::Illegal { violation, step, .. }) => {
-            return Verdict::Illegal(vec![Difference {
-                clause: violation.clause.to_string(),
-                message: format!("step {step}: {}", violation.message),
-            }]);
+    let counts = std::mem::take(&mut decider.inner.split_counts);
+    let ran_through = ran.is_ok();
+    let verdict = match ran.map_err(|e| blame_script(e, decider.last)) {
+        Ok(()) => {
+            let diffs = compare(&expected, observed, &clauses, &move_clauses);
+            if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
         }
-        Err(SimError::NoAnswer { step, message, clause }) => {
-            return Verdict::Illegal(vec![Difference {
-                clause: clause.to_string(),
-                message: format!("step {step}: {message}"),
-            }]);
-        }
-        Err(other) => return Verdict::Error(format!("{other:?}")),
-    }
-    let diffs = compare(&expected, observed, &clauses, &move_clauses);
-    if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
+        Err(SimError::Illegal { violation, step, .. }) => Verdict::Illegal(vec![Difference {
+            clause: violation.clause.to_string(),
+            message: format!("step {step}: {}", violation.message),
+        }]),
+        Err(SimError::NoAnswer { step, message, clause }) => Verdict::Illegal(vec![Difference {
+            clause: clause.to_string(),
+            message: format!("step {step}: {message}"),
+        }]),
+        Err(other) => Verdict::Error(format!("{other:?}")),
+    };
+    (verdict, counts, ran_through)
 }
 
 fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
@@ -595,6 +792,10 @@ pub fn compare(
         if got.life.get(player) != Some(life) {
             push("119.3", format!("{player}'s life should be {life} but is {:?}", got.life.get(player)));
         }
+    }
+    // A life total for a name that is no player of the scenario (found by judge_observation).
+    for player in got.life.keys().filter(|p| !want.life.contains_key(*p)) {
+        push("119.1", format!("the outcome gives a life total to `{player}`, who is not a player"));
     }
     if want.counters != got.counters {
         push("122.1", format!("counters should be {:?} but are {:?}", want.counters, got.counters));

@@ -14,6 +14,7 @@ pub mod coverage;
 pub mod effects;
 pub mod expect;
 pub mod explore;
+pub mod fuzzing;
 pub mod generate;
 pub mod judge;
 pub mod model;

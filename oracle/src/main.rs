@@ -97,6 +97,24 @@ enum Command {
     ///
     /// Exit status 1 if a mutant survives, 2 if the unmutated reference engine fails a scenario.
     Mutants(cli_check::MutantsArgs),
+    /// Turn a fuzz artifact into a regression scenario under scenarios/regressions/.
+    ///
+    /// Decodes ARTIFACT as its fuzz target does, shrinks a case that still fails, fills
+    /// `expect:` with what the oracle says is legal, checks that `run` passes it, writes
+    /// `fuzz-<target>-<hash>.yaml` and prints its path. Exit status: 0 when written and the
+    /// artifact no longer fails; 1 when written but the artifact still fails (promote again after
+    /// the fix); 2 when nothing could be written.
+    Promote {
+        /// The artifact (e.g. fuzz/artifacts/zone_state/crash-…, or a corpus file).
+        artifact: PathBuf,
+        /// The fuzz target (zone_state, search_request, scenario_yaml, judge_observation);
+        /// default: the artifact's folder name.
+        #[arg(long)]
+        target: Option<String>,
+        /// Where to write the scenario.
+        #[arg(long, default_value = "scenarios/regressions")]
+        out: PathBuf,
+    },
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -138,6 +156,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cli_check::check(args, &pool),
         Command::Serve(args) => cli_check::serve(args, &pool),
         Command::Mutants(args) => cli_check::mutants(args, &pool),
+        Command::Promote { artifact, target, out } => promote_cmd(&artifact, target.as_deref(), &out),
         Command::Schema { kind } => {
             let schema = match kind {
                 SchemaKind::Scenario => schemars::schema_for!(Scenario),
@@ -268,4 +287,46 @@ fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn promote_cmd(artifact: &Path, target: Option<&str>, out: &Path) -> ExitCode {
+    use mtg_oracle::fuzzing::promote::{promote_fuzz_artifact, target_from_path};
+    use mtg_oracle::fuzzing::targets::Target;
+    let target = match target {
+        Some(name) => Target::from_name(name),
+        None => target_from_path(artifact),
+    };
+    let Some(target) = target else {
+        let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+        eprintln!("error: name the fuzz target with --target ({})", names.join(", "));
+        return ExitCode::from(2);
+    };
+    let data = match std::fs::read(artifact) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("{}: {e}", artifact.display());
+            return ExitCode::from(2);
+        }
+    };
+    let promoted = match promote_fuzz_artifact(target, &data, &artifact.display().to_string()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {}: {e}", artifact.display());
+            return ExitCode::from(2);
+        }
+    };
+    let path = out.join(&promoted.file_name);
+    if let Err(e) = std::fs::create_dir_all(out).and_then(|()| std::fs::write(&path, &promoted.yaml)) {
+        eprintln!("{}: {e}", path.display());
+        return ExitCode::from(2);
+    }
+    println!("{}", path.display());
+    match &promoted.run_failure {
+        None => eprintln!("{} legal outcome(s); `mtg-oracle run {}` passes", promoted.outcomes, path.display()),
+        Some(f) => eprintln!("{} legal outcome(s); `mtg-oracle run` FAILS on it now: {f}", promoted.outcomes),
+    }
+    if let Some(f) = &promoted.failure {
+        eprintln!("the artifact still fails: {f}\npromote it again once the oracle is fixed");
+    }
+    if promoted.failure.is_some() || promoted.run_failure.is_some() { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

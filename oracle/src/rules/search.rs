@@ -215,6 +215,21 @@ pub fn check_found(
             ),
         ));
     }
+    // 701.23d with 701.23j: "all cards" means every card of the searched game zones; a card
+    // chosen from outside the game is extra and can't stand in for one of them.
+    if plan.all
+        && plan.quality == Quality::QuantityOnly
+        && !plan.different_names
+        && let Some(&left) = plan
+            .candidates
+            .iter()
+            .find(|o| !found_set.contains(o) && !matches!(game.obj(**o).zone, ZoneRef::Outside(_)))
+    {
+        return Err(Violation::new(
+            "701.23d",
+            format!("a search for all cards must find every card in the zones searched; {} was left", label(left)),
+        ));
+    }
     if found.len() < plan.min {
         let (clause, why) = match plan.quality {
             Quality::QuantityOnly => {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A fuzz campaign on one target, on stable Rust (`--sanitizer none`), over a COPY of the
+# committed corpus, so the campaign never rewrites corpus/<target>/ (minimise new inputs back
+# into it with `cargo fuzz cmin` when you mean to).
+#
+#   fuzz/campaign.sh TARGET SECONDS [JOBS] [-- extra libFuzzer flags]
+#
+# JOBS = 0 (default): one process that stops at the first crash and exits non-zero (what CI
+# runs). JOBS >= 1: libFuzzer's fork mode with JOBS worker processes, which keeps going after a
+# crash (-ignore_crashes=1) and saves every crashing input under fuzz/artifacts/TARGET/ — the
+# multi-core campaign. The corpus copy and the log are kept in $CAMPAIGN_DIR (default: a new
+# temporary directory), whose path is printed.
+set -euo pipefail
+cd "$(dirname "$0")"
+target="${1:?usage: fuzz/campaign.sh TARGET SECONDS [JOBS] [-- libFuzzer flags]}"
+seconds="${2:?usage: fuzz/campaign.sh TARGET SECONDS [JOBS] [-- libFuzzer flags]}"
+jobs="${3:-0}"
+shift $(( $# >= 3 ? 3 : $# ))
+[ "${1:-}" = "--" ] && shift
+dir="${CAMPAIGN_DIR:-$(mktemp -d -t "fuzz-$target.XXXXXX")}"
+mkdir -p "$dir/corpus" "artifacts/$target"
+cp -r "../corpus/$target/." "$dir/corpus/"
+echo "campaign: $target for ${seconds}s, jobs=$jobs, corpus copy in $dir/corpus" >&2
+flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+if [ "$jobs" -gt 0 ]; then
+    flags+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+fi
+cargo fuzz run "$target" --sanitizer none -O "$dir/corpus" -- "${flags[@]}" "$@" 2>&1 | tee "$dir/log"
+status=${PIPESTATUS[0]}
+echo "campaign: $target done (exit $status); corpus now $(ls "$dir/corpus" | wc -l) files; log $dir/log" >&2
+exit "$status"

@@ -1,0 +1,12 @@
+//! `judge_observation`: see [`mtg_oracle::fuzzing::targets::Target::JudgeObservation`]. Panics on a failed check so
+//! libFuzzer keeps the input; `cargo test` replays `corpus/judge_observation/` through the same function.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mtg_oracle::fuzzing::targets::Target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(failure) = Target::JudgeObservation.check(data) {
+        panic!("{failure}");
+    }
+});

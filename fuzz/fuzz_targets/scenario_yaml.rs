@@ -1,0 +1,12 @@
+//! `scenario_yaml`: see [`mtg_oracle::fuzzing::targets::Target::ScenarioYaml`]. Panics on a failed check so
+//! libFuzzer keeps the input; `cargo test` replays `corpus/scenario_yaml/` through the same function.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mtg_oracle::fuzzing::targets::Target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(failure) = Target::ScenarioYaml.check(data) {
+        panic!("{failure}");
+    }
+});

@@ -1,0 +1,12 @@
+//! `search_request`: see [`mtg_oracle::fuzzing::targets::Target::SearchRequest`]. Panics on a failed check so
+//! libFuzzer keeps the input; `cargo test` replays `corpus/search_request/` through the same function.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mtg_oracle::fuzzing::targets::Target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Err(failure) = Target::SearchRequest.check(data) {
+        panic!("{failure}");
+    }
+});

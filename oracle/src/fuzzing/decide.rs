@@ -1,0 +1,236 @@
+//! Random legal decision sequences: a decider that answers every decision with one of its legal
+//! answers, picked by the next bytes of a choice stream.
+//!
+//! The answers are listed by [`crate::explore::options`], the enumerator's own list, so every
+//! answer it gives must pass the simulator's checks; one that doesn't is a disagreement between
+//! the two and is reported as an error. When a decision has too many answers to list (a search
+//! of a large library), it builds one: a legal find from [`a_legal_find`] plus candidates added
+//! while the rules still accept them, or a random sample for chance.
+
+use std::collections::BTreeSet;
+
+use crate::explore::{blame_script, options};
+use crate::model::Game;
+use crate::outcome::LegalOutcome;
+use crate::rules::search::{a_legal_find, check_found};
+use crate::scenario::Setup;
+use crate::scenario::script::Scripted;
+use crate::sim::{Choice, Decider, Decision, Sim, SimError};
+
+/// Most answers listed for one decision before building one instead.
+const OPTION_LIMIT: usize = 256;
+
+/// A decider reading its picks from a byte stream (zeros once the stream is exhausted), and
+/// recording every decision and answer.
+pub struct ByteDecider<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    /// Every decision answered, with the answer, in order.
+    pub trace: Vec<(Decision, Choice)>,
+}
+
+impl<'a> ByteDecider<'a> {
+    /// A decider over `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        ByteDecider { bytes, pos: 0, trace: Vec::new() }
+    }
+
+    fn next(&mut self) -> usize {
+        let b = self.bytes.get(self.pos).copied().unwrap_or(0);
+        self.pos += 1;
+        usize::from(b)
+    }
+
+    /// A pick in `0..n` (n > 0) from one or two bytes.
+    fn pick(&mut self, n: usize) -> usize {
+        let raw = if n > 256 { self.next() << 8 | self.next() } else { self.next() };
+        raw % n
+    }
+}
+
+impl Decider for ByteDecider<'_> {
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        let choice = match options(game, decision, OPTION_LIMIT) {
+            Ok(opts) if opts.is_empty() => {
+                return Err(SimError::Unsupported {
+                    step,
+                    message: format!("a decision with no legal answer: {decision:?}"),
+                });
+            }
+            Ok(mut opts) => {
+                let i = self.pick(opts.len());
+                opts.swap_remove(i)
+            }
+            Err(SimError::TooLarge(_)) => self.build(game, step, decision)?,
+            Err(e) => return Err(e),
+        };
+        self.trace.push((decision.clone(), choice.clone()));
+        Ok(choice)
+    }
+}
+
+impl ByteDecider<'_> {
+    /// One legal answer to a decision with too many to list.
+    fn build(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        let none = || SimError::Unsupported { step, message: format!("no legal answer could be built: {decision:?}") };
+        Ok(match decision {
+            Decision::Random { from, count, .. } => {
+                let mut pool: Vec<usize> = from.clone();
+                let mut out = Vec::new();
+                for _ in 0..*count {
+                    if pool.is_empty() {
+                        break;
+                    }
+                    let i = self.pick(pool.len());
+                    out.push(pool.swap_remove(i));
+                }
+                Choice::Cards(out)
+            }
+            Decision::Find { parts, joint_min, looked_at, cap, .. } => {
+                let mut taken = BTreeSet::new();
+                let mut found = Vec::new();
+                for p in parts {
+                    let f = a_legal_find(game, p, &taken).ok_or_else(none)?;
+                    taken.extend(f.iter().copied());
+                    found.push(f);
+                }
+                // Add candidates while each instruction's find stays legal, so large finds are
+                // reached too; then top up to a joint minimum (701.23h).
+                for (p, f) in parts.iter().zip(found.iter_mut()) {
+                    let extra = self.pick(p.max.saturating_sub(f.len()).min(p.candidates.len()) + 1);
+                    for _ in 0..extra {
+                        let free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
+                        if free.is_empty() {
+                            break;
+                        }
+                        let c = free[self.pick(free.len())];
+                        f.push(c);
+                        if check_found(game, p, f, looked_at, *cap).is_ok() {
+                            taken.insert(c);
+                        } else {
+                            f.pop();
+                        }
+                    }
+                }
+                for (p, f) in parts.iter().zip(found.iter_mut()) {
+                    for &c in &p.candidates {
+                        if taken.len() >= *joint_min || f.len() >= p.max {
+                            break;
+                        }
+                        if !taken.contains(&c) {
+                            f.push(c);
+                            if check_found(game, p, f, looked_at, *cap).is_ok() {
+                                taken.insert(c);
+                            } else {
+                                f.pop();
+                            }
+                        }
+                    }
+                }
+                Choice::Parts(found)
+            }
+            Decision::OrderTriggers { triggers, .. } => {
+                let mut order: Vec<usize> = (0..triggers.len()).collect();
+                for i in (1..order.len()).rev() {
+                    let j = self.pick(i + 1);
+                    order.swap(i, j);
+                }
+                Choice::Order(order)
+            }
+            Decision::May { .. } => Choice::Bool(self.pick(2) == 0),
+            Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
+                if options.is_empty() {
+                    return Err(none());
+                }
+                Choice::Cards(vec![options[self.pick(options.len())]])
+            }
+            // The decisions of the actions around searching list few answers, so `options`
+            // rarely defers to here; take the first the enumerator would list.
+            Decision::Dredge { .. }
+            | Decision::Discard { .. }
+            | Decision::Name { .. }
+            | Decision::CastFree { .. }
+            | Decision::Targets { .. } => crate::explore::options(game, decision, usize::MAX)
+                .ok()
+                .and_then(|o| o.into_iter().next())
+                .ok_or_else(none)?,
+        })
+    }
+}
+
+/// The result of one simulated run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Run {
+    /// The outcome, canonical, with its fixed library positions.
+    pub outcome: LegalOutcome,
+    /// Each decision's answer, in order (debug rendering, for reports).
+    pub answers: Vec<String>,
+}
+
+/// Runs `setup` once, answering its unscripted decisions from `choices`.
+pub fn run_with_choices(setup: &Setup, choices: &[u8]) -> Result<Run, SimError> {
+    let mut decider = Scripted::new(&setup.script, ByteDecider::new(choices));
+    let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    let ran = sim.run(&setup.actions);
+    let outcome = sim.outcome();
+    drop(sim);
+    ran.map_err(|e| blame_script(e, decider.last))?;
+    let answers = decider.inner.trace.iter().map(|(d, c)| format!("{}: {c:?}", kind(d))).collect();
+    Ok(Run { outcome, answers })
+}
+
+fn kind(d: &Decision) -> &'static str {
+    match d {
+        Decision::May { .. } => "may",
+        Decision::Find { .. } => "find",
+        Decision::ChooseCard { .. } => "choose",
+        Decision::Sacrifice { .. } => "sacrifice",
+        Decision::OrderTriggers { .. } => "order triggers",
+        Decision::Random { .. } => "chance",
+        Decision::Dredge { .. } => "dredge",
+        Decision::Discard { .. } => "discard",
+        Decision::Name { .. } => "name",
+        Decision::CastFree { .. } => "cast",
+        Decision::Targets { .. } => "targets",
+    }
+}
+
+/// The decisions of the run `choices` pick, as scenario `decisions:` entries, for the decisions a
+/// scenario can script (searches, "may", choices from a hand, sacrifices); trigger order and
+/// chance stay open.
+pub fn scripted_from_run(
+    setup: &Setup,
+    choices: &[u8],
+) -> Result<Vec<crate::scenario::format::ScriptedDecision>, SimError> {
+    use crate::scenario::format::ScriptedDecision as S;
+    let mut decider = ByteDecider::new(choices);
+    let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    let ran = sim.run(&setup.actions);
+    drop(sim);
+    ran?;
+    let game = &setup.game;
+    let name = |p: usize| game.players[p].name.clone();
+    let id = |o: usize| game.obj(o).id.clone();
+    Ok(decider
+        .trace
+        .iter()
+        .filter_map(|(d, c)| match (d, c) {
+            (Decision::Find { searcher, .. }, Choice::Parts(parts)) => {
+                Some(S::Search { player: name(*searcher), find: parts.iter().flatten().map(|&o| id(o)).collect() })
+            }
+            (Decision::Find { searcher, .. }, Choice::Cards(cards)) => {
+                Some(S::Search { player: name(*searcher), find: cards.iter().map(|&o| id(o)).collect() })
+            }
+            (Decision::May { player, .. }, Choice::Bool(accept)) => {
+                Some(S::May { player: name(*player), accept: *accept })
+            }
+            (Decision::ChooseCard { player, .. }, Choice::Cards(c)) if c.len() == 1 => {
+                Some(S::Choose { player: name(*player), card: id(c[0]) })
+            }
+            (Decision::Sacrifice { player, .. }, Choice::Cards(c)) if c.len() == 1 => {
+                Some(S::Sacrifice { player: name(*player), card: id(c[0]) })
+            }
+            _ => None,
+        })
+        .collect())
+}
