@@ -14,6 +14,7 @@
 pub mod case;
 pub mod check;
 pub mod decide;
+pub mod engine_diff;
 pub mod observe;
 pub mod promote;
 pub mod targets;
