@@ -206,15 +206,27 @@ fn promote_turns_corpus_files_into_scenarios_that_run_passes() {
     std::fs::create_dir_all(&out).expect("a temp dir");
     let mut promoted = 0;
     for target in Target::ALL {
-        for file in corpus_files(target).into_iter().take(3) {
+        let mut of_target = 0;
+        for file in corpus_files(target) {
+            if of_target == 2 {
+                break;
+            }
             let data = std::fs::read(&file).expect("a readable corpus file");
             let name = file.display().to_string();
             let p = match promote_fuzz_artifact(target, &data, &name) {
                 Ok(p) => p,
-                // A corpus file of the YAML target need not be a valid scenario.
-                Err(e) if target == Target::ScenarioYaml && e.contains("not a loadable scenario") => continue,
+                // Corpus inputs need not make promotable scenarios: YAML that doesn't load, a
+                // state where an unmodelled card would act, or too many outcomes to list.
+                Err(e)
+                    if e.contains("not a loadable scenario")
+                        || e.contains("Unsupported")
+                        || e.contains("too large to enumerate") =>
+                {
+                    continue;
+                }
                 Err(e) => panic!("{name}: {e}"),
             };
+            of_target += 1;
             assert!(p.failure.is_none() && p.run_failure.is_none(), "{name}: {:?} {:?}", p.failure, p.run_failure);
             assert!(p.file_name.starts_with(&format!("fuzz-{}-", target.name())));
             let path = out.join(&p.file_name);
@@ -225,7 +237,7 @@ fn promote_turns_corpus_files_into_scenarios_that_run_passes() {
             promoted += 1;
         }
     }
-    assert!(promoted >= 6, "only {promoted} corpus files promoted");
+    assert!(promoted >= 8, "only {promoted} corpus files promoted (2 per target expected)");
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -592,7 +592,7 @@ impl Decider for Observed<'_> {
 /// found cards can be split among its instructions in more than one legal way is replayed with
 /// the other splits when the first replay doesn't match: one merged search at a time, keeping
 /// for each the split that leaves the fewest differences (each search's split decides where
-/// its own cards go), within [`MAX_REPLAYS`] replays. When none matches, the verdict is that of
+/// its own cards go), within `MAX_REPLAYS` (64) replays. When none matches, the verdict is that of
 /// the closest replay.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     let (first, counts, ran) = judge_with_splits(setup, observed, Vec::new());

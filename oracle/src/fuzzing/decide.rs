@@ -196,8 +196,8 @@ fn kind(d: &Decision) -> &'static str {
 }
 
 /// The decisions of the run `choices` pick, as scenario `decisions:` entries, for the decisions a
-/// scenario can script (searches, "may", choices from a hand, sacrifices); trigger order and
-/// chance stay open.
+/// scenario can script (searches, "may", choices from a hand, sacrifices); trigger order,
+/// chance and merged searches stay open.
 pub fn scripted_from_run(
     setup: &Setup,
     choices: &[u8],
@@ -215,7 +215,9 @@ pub fn scripted_from_run(
         .trace
         .iter()
         .filter_map(|(d, c)| match (d, c) {
-            (Decision::Find { searcher, .. }, Choice::Parts(parts)) => {
+            // A merged search (701.23h) is left open: a script lists its finds as one list, and
+            // splitting a large one back among the instructions is not guaranteed to succeed.
+            (Decision::Find { searcher, .. }, Choice::Parts(parts)) if parts.len() == 1 => {
                 Some(S::Search { player: name(*searcher), find: parts.iter().flatten().map(|&o| id(o)).collect() })
             }
             (Decision::Find { searcher, .. }, Choice::Cards(cards)) => {

@@ -215,16 +215,7 @@ pub fn check_found(
             ),
         ));
     }
-    // 701.23d with 701.23j: "all cards" means every card of the searched game zones; a card
-    // chosen from outside the game is extra and can't stand in for one of them.
-    if plan.all
-        && plan.quality == Quality::QuantityOnly
-        && !plan.different_names
-        && let Some(&left) = plan
-            .candidates
-            .iter()
-            .find(|o| !found_set.contains(o) && !matches!(game.obj(**o).zone, ZoneRef::Outside(_)))
-    {
+    if let Some(&left) = all_in_game(game, plan).iter().find(|o| !found_set.contains(o)) {
         return Err(Violation::new(
             "701.23d",
             format!("a search for all cards must find every card in the zones searched; {} was left", label(left)),
@@ -253,10 +244,22 @@ pub fn check_found(
     Ok(())
 }
 
+/// 701.23d with 701.23j: a search simply for "all cards" must find every card of the searched
+/// game zones; a card chosen from outside the game is extra and can't stand in for one of them.
+/// Not when merged instructions can't all be met and share a joint minimum (their own minimums
+/// are dropped, 701.23h), nor with different names.
+fn all_in_game(game: &Game, plan: &PartPlan) -> Vec<ObjId> {
+    if !plan.all || plan.quality != Quality::QuantityOnly || plan.different_names || plan.min == 0 {
+        return Vec::new();
+    }
+    plan.candidates.iter().copied().filter(|&o| !matches!(game.obj(o).zone, ZoneRef::Outside(_))).collect()
+}
+
 /// Every legal set of found cards for a plan, in a fixed order (by size, then by position);
 /// `None` when there are more than `limit`. Iterative, so a huge zone can't exhaust the stack.
 pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Vec<Vec<ObjId>>> {
-    let forced: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
+    let mut forced: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
+    forced.extend(all_in_game(game, plan).into_iter().filter(|c| !plan.public.contains(c)));
     let free: Vec<ObjId> = plan.candidates.iter().copied().filter(|c| !forced.contains(c)).collect();
     let mut out = Vec::new();
     let lo = plan.min.saturating_sub(forced.len());
@@ -290,6 +293,7 @@ pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Ve
 /// differ. `None` if that greedy choice isn't legal.
 pub fn a_legal_find(game: &Game, plan: &PartPlan, taken: &BTreeSet<ObjId>) -> Option<Vec<ObjId>> {
     let mut found: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
+    found.extend(all_in_game(game, plan).into_iter().filter(|c| !plan.public.contains(c) && !taken.contains(c)));
     let mut names: BTreeSet<String> = found.iter().map(|&o| game.obj(o).chars.names.join(" // ")).collect();
     // 701.23b: cards in a public zone must be found (as many as the search may find) before any
     // hidden-zone choice is made; then hidden candidates up to the minimum.
