@@ -133,7 +133,7 @@ expect:
     o.known.clear();
     o.events = vec![mtg_oracle::outcome::LoggedEvent {
         step: 0,
-        event: Event::Dredged { player: "Alice".into(), card: "golgari-thug".into() },
+        event: Event::Dredged { player: "Alice".into(), card: "golgari-thug".into(), draw: 1 },
     }];
     assert_illegal(&s, &o, "702.52b");
 }

@@ -297,3 +297,37 @@ fn generated_scenarios_through_the_reference_engine_and_a_mutant() {
     assert!(passed > 100, "only {passed} passes: the generator should make runnable scenarios");
     assert!(caught > 5, "the no-shuffle mutant was caught on only {caught} generated scenarios");
 }
+
+/// The reference engine's random choices (free mode, ten seeds per bundled scenario) are always
+/// judged legal: the judge reads any legal run back from its log, whatever the engine chose and
+/// in whichever draw a dredge happened.
+#[test]
+fn random_reference_runs_of_every_bundled_scenario_are_judged_legal() {
+    use mtg_oracle::check::Checker;
+    use mtg_oracle::scenario::load_file;
+    use mtg_oracle::serve::{Policy, ServeOptions};
+    let pool = pool();
+    let opts = CheckOptions {
+        engine: EngineCommand::shell("true"),
+        mode: Mode::Free,
+        timeout: Duration::from_secs(10),
+        validate: true,
+        partition: None,
+        baseline: Baseline::default(),
+    };
+    let mut checker = Checker::new(&opts);
+    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/");
+    let mut wrong = Vec::new();
+    for f in &files {
+        let loaded = load_file(f, &pool).expect("a bundled scenario loads");
+        for seed in 0..10u64 {
+            let serve = ServeOptions { seed, policy: Policy::Random, mutant: None };
+            let r = checker.check_reference(loaded.clone(), serve, &pool);
+            if !matches!(r.status, Status::Pass | Status::Unsupported) {
+                wrong.push(format!("{} (seed {seed}): {} {}", loaded.id, r.status, r.message));
+                break;
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

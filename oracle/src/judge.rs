@@ -261,8 +261,8 @@ impl Decider for Observed<'_> {
             (Decision::Sacrifice { .. }, _) => {
                 self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who));
             }
-            (Decision::Dredge { .. }, Choice::Cards(c)) if !c.is_empty() => {
-                self.take(step, |e| matches!(e, Event::Dredged { player, .. } if *player == who));
+            (Decision::Dredge { draw: n, .. }, Choice::Cards(c)) if !c.is_empty() => {
+                self.take(step, |e| matches!(e, Event::Dredged { player, draw, .. } if *player == who && draw == n));
             }
             (Decision::Discard { .. }, Choice::Cards(c)) => {
                 for &card in c {
@@ -406,14 +406,15 @@ impl Decider for Observed<'_> {
                     }),
                 }
             }
-            Decision::Dredge { player, options } => {
+            Decision::Dredge { player, draw, options } => {
+                // The `draw` number says which of the player's draws in this step was replaced.
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let n = *draw;
                 match self
-                    .take(
-                        step,
-                        |e| matches!(e, Event::Dredged { player, card } if *player == who && ids.contains(card)),
-                    )
+                    .take(step, |e| {
+                        matches!(e, Event::Dredged { player, card, draw } if *player == who && *draw == n && ids.contains(card))
+                    })
                     .cloned()
                 {
                     Some(Event::Dredged { card, .. }) => Ok(Choice::Cards(vec![self.obj_in(game, &card, step)?])),

@@ -142,6 +142,8 @@ pub enum Event {
         player: String,
         /// The card with dredge.
         card: String,
+        /// Which of this player's draws in this step it replaced, from 1.
+        draw: u32,
     },
     /// A player chose a card name (CR 709.4a: one name of a split card).
     Named {

@@ -543,15 +543,20 @@ impl Sim<'_> {
     /// 121.1 with 702.52a: a draw, which a dredge card in the graveyard may replace.
     pub(crate) fn draw(&mut self, player: PlayerId) -> Result<(), SimError> {
         let options = crate::rules::dredge::dredge_options(&self.game, player);
+        let draw = {
+            let n = self.draws_in_step.entry((self.step, player)).or_default();
+            *n += 1;
+            *n
+        };
         if !options.is_empty() {
-            let decision = Decision::Dredge { player, options: options.clone() };
+            let decision = Decision::Dredge { player, draw, options: options.clone() };
             match self.decide(&decision)? {
                 Choice::Cards(c) if c.is_empty() => {}
                 Choice::Cards(c) if c.len() == 1 && options.contains(&c[0]) => {
                     let card = c[0];
                     let n = crate::rules::dredge::dredge_n(&self.game, card);
                     let (p, id) = (self.pname(player), self.id(card));
-                    self.emit(Event::Dredged { player: p, card: id }, "702.52a");
+                    self.emit(Event::Dredged { player: p, card: id, draw }, "702.52a");
                     self.mill(player, n)?;
                     self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "702.52a");
                     return Ok(());

@@ -156,6 +156,8 @@ pub enum Decision {
     Dredge {
         /// Who would draw.
         player: PlayerId,
+        /// Which of the player's draws in this step, from 1.
+        draw: u32,
         /// Cards in their graveyard whose dredge N their library can pay (702.52b).
         options: Vec<ObjId>,
     },
@@ -363,6 +365,8 @@ pub struct Sim<'d> {
     refused: Option<SimError>,
     step: usize,
     decider: &'d mut dyn Decider,
+    /// Draws each player has made in the current step (to number dredge replacements).
+    draws_in_step: BTreeMap<(usize, PlayerId), u32>,
     /// Playing as an engine rather than deciding legality: an attempted step the rules (as this
     /// engine plays them) allow is taken instead of being an error.
     pub engine_mode: bool,
@@ -383,6 +387,7 @@ impl<'d> Sim<'d> {
             step: 0,
             decider,
             engine_mode: false,
+            draws_in_step: BTreeMap::new(),
         }
     }
 
