@@ -197,7 +197,13 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                             .position(|q| &q.name == p)
                             .is_some_and(|s| x.known & (1 << s) != 0)
                     });
-                if !(own || revealed || found || searched_hand || from_start) {
+                // 401.4: cards a search put on top of their owner's library at the same time are
+                // arranged by that owner, who sees them.
+                let arranged = kind == "library" && p == owner && o.events.iter().any(|e| {
+                    moved == Some(e.step)
+                        && matches!(&e.event, Event::Searched { found, .. } if found.contains(card) && found.len() > 1)
+                });
+                if !(own || revealed || found || searched_hand || from_start || arranged) {
                     return Err(fail(
                         "hidden information",
                         format!("{p} knows `{card}` in {zone}, but it was never revealed to them nor seen by them"),
