@@ -238,15 +238,7 @@ impl GenParams {
 }
 
 fn plain(name: &str) -> CardSetup {
-    CardSetup {
-        card: name.into(),
-        id: None,
-        owner: None,
-        controller: None,
-        known_to: Vec::new(),
-        face_down: false,
-        gains_flashback: false,
-    }
+    CardSetup::named(name)
 }
 
 /// The name of the scaling fixture's search card.

@@ -208,14 +208,7 @@ pub fn check(
     let started = Instant::now();
     let files: Vec<&PathBuf> =
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
-    let mut session = Session {
-        engine: Engine::new(opts.engine.clone()),
-        hello: None,
-        failed_starts: 0,
-        last_start_error: String::new(),
-        seq: 0,
-        opts,
-    };
+    let mut session = Session::new(opts);
     let mut scenarios = Vec::new();
     for (i, file) in files.iter().enumerate() {
         let id = file.display().to_string();
@@ -298,16 +291,7 @@ pub struct Checker<'a> {
 impl<'a> Checker<'a> {
     /// A checker for the engine `opts` names; the engine starts with the first scenario.
     pub fn new(opts: &'a CheckOptions) -> Self {
-        Checker {
-            session: Session {
-                engine: Engine::new(opts.engine.clone()),
-                hello: None,
-                failed_starts: 0,
-                last_start_error: String::new(),
-                seq: 0,
-                opts,
-            },
-        }
+        Checker { session: Session::new(opts) }
     }
 
     /// Runs one scenario through the engine and judges the answer.
@@ -345,7 +329,18 @@ impl Drop for Checker<'_> {
     }
 }
 
-impl Session<'_> {
+impl<'a> Session<'a> {
+    fn new(opts: &'a CheckOptions) -> Self {
+        Session {
+            engine: Engine::new(opts.engine.clone()),
+            hello: None,
+            failed_starts: 0,
+            last_start_error: String::new(),
+            seq: 0,
+            opts,
+        }
+    }
+
     fn run(&mut self, loaded: Loaded) -> ScenarioResult {
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();

@@ -937,15 +937,7 @@ fn censor_def(name: &str, c: &Censor) -> CardDef {
 }
 
 fn plain(name: &str) -> CardSetup {
-    CardSetup {
-        card: name.into(),
-        id: None,
-        owner: None,
-        controller: None,
-        known_to: Vec::new(),
-        face_down: false,
-        gains_flashback: false,
-    }
+    CardSetup::named(name)
 }
 
 impl FuzzCase {

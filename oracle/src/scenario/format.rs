@@ -131,6 +131,21 @@ pub struct CardSetup {
     pub gains_flashback: bool,
 }
 
+impl CardSetup {
+    /// A card known only by its name: default id, owner and controller, face up.
+    pub fn named(card: &str) -> Self {
+        CardSetup {
+            card: card.into(),
+            id: None,
+            owner: None,
+            controller: None,
+            known_to: Vec::new(),
+            face_down: false,
+            gains_flashback: false,
+        }
+    }
+}
+
 /// The map form of [`CardSetup`].
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
