@@ -242,6 +242,19 @@ impl Observed<'_> {
 }
 
 impl Decider for Observed<'_> {
+    /// The replay showed cards: the observed log's matching entry is accounted for, so a later
+    /// chance node ([`Decision::Random`] for a reveal or a look) reads the entries after it.
+    fn note_shown(&mut self, step: usize, event: &Event) {
+        let same = |e: &Event| match (e, event) {
+            (Event::Revealed { player: a, cards: x }, Event::Revealed { player: b, cards: y })
+            | (Event::LookedAt { player: a, cards: x }, Event::LookedAt { player: b, cards: y }) => {
+                a == b && x.iter().collect::<BTreeSet<_>>() == y.iter().collect::<BTreeSet<_>>()
+            }
+            _ => false,
+        };
+        self.take(step, same);
+    }
+
     fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, choice: &Choice) {
         let who = game.players[decision.player()].name.clone();
         match (decision, choice) {
@@ -536,15 +549,22 @@ impl Decider for Observed<'_> {
                         picked.push(self.obj(&card, step)?);
                     }
                 } else if *purpose == "reveal" || *purpose == "look" {
+                    // The next entry of the step showing this player cards of the segment: a
+                    // `revealed` one for a reveal, a `looked_at` one for a look. It is accounted
+                    // for when the replay logs it (`note_shown`).
                     let who = name(*player);
+                    let reveal = *purpose == "reveal";
                     let shown = self
-                        .take(step, |e| match e {
-                            Event::Revealed { player, cards } | Event::LookedAt { player, cards } => {
+                        .find(step, |e| match e {
+                            Event::Revealed { player, cards } if reveal => {
+                                *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
+                            }
+                            Event::LookedAt { player, cards } if !reveal => {
                                 *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
                             }
                             _ => false,
                         })
-                        .cloned();
+                        .map(|i| self.events[i].event.clone());
                     if let Some(Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }) = shown {
                         for c in cards {
                             if from_ids.contains(c.as_str()) {

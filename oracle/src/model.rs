@@ -213,6 +213,35 @@ impl LibraryShape {
         }
     }
 
+    /// 401.4 / 701.20d: the top `k` cards of a library of `len` cards were looked at and put back
+    /// in an order their owner chose: they become one group. The caller took them with
+    /// `top_cards`, so they are whole segments (fixed groups, then possibly the whole random
+    /// middle and some fixed bottom cards).
+    pub fn merge_top(&mut self, k: usize, len: usize) {
+        let k = k.min(len);
+        if k < 2 {
+            return;
+        }
+        let top = self.top_fixed().min(len);
+        if k <= top {
+            let mut sum = 0;
+            let mut groups = 0;
+            while sum < k {
+                sum += self.top_groups[groups];
+                groups += 1;
+            }
+            if sum == k {
+                self.top_groups.drain(..groups);
+                self.top_groups.insert(0, k);
+            }
+        } else {
+            let bottom = self.bottom_fixed.min(len - top);
+            let middle = len - top - bottom;
+            self.bottom_fixed = bottom - k.saturating_sub(top + middle).min(bottom);
+            self.top_groups = vec![k];
+        }
+    }
+
     /// 401.4: the top `k` cards were put there at the same time, so their owner orders them.
     pub fn group_top(&mut self, k: usize) {
         if k < 2 || self.top_groups.len() < k || self.top_groups[..k].iter().any(|&g| g != 1) {

@@ -1,6 +1,6 @@
 //! CR 701.20: reveal and look at.
 
-use crate::model::{Game, ObjId, PlayerId};
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
 
 /// 701.20a–c: revealing shows the card to every player; it stays where it is (701.20b), and a
@@ -25,4 +25,22 @@ pub fn reordered(game: &mut Game, card: ObjId, orderer: PlayerId) {
     let o = &mut game.objs[card];
     o.object_no += 1;
     o.known = bit(orderer);
+    // 701.20d: it stops being revealed — also as a continuously revealed top card (401.5); if it
+    // is the top card again it is revealed again, as the new object it is (401.6).
+    o.flags.revealed_on_top = false;
+}
+
+/// 401.6: a continuously revealed top card that stops being revealed (another card covers it, or
+/// the effect ends) becomes a new object; nobody has seen that object.
+pub fn stop_revealed_on_top(game: &mut Game, card: ObjId) {
+    let o = &mut game.objs[card];
+    o.flags.revealed_on_top = false;
+    o.object_no += 1;
+    o.known = 0;
+}
+
+/// 602.2a (cited by 701.20a): activating an ability of a card in a hidden zone — a hand or a
+/// library — reveals that card to every player as the activation is announced.
+pub fn activation_reveals(zone: ZoneRef) -> bool {
+    matches!(zone, ZoneRef::Hand(_) | ZoneRef::Library(_))
 }

@@ -23,6 +23,9 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
         let o = &mut game.objs[obj];
         o.object_no += 1;
         o.known = 0;
+        // 701.20d: a revealed card that is shuffled stops being revealed (401.6 for a revealed
+        // top card: revealed again on top, it is a new object).
+        o.flags.revealed_on_top = false;
     }
     game.shapes[player] = LibraryShape::default();
 }
@@ -44,4 +47,28 @@ pub fn library_segments(game: &Game, player: PlayerId) -> Vec<Vec<ObjId>> {
     }
     out.extend(cards[len - bottom..].iter().map(|&c| vec![c]));
     out
+}
+
+/// 701.20b with 401.2: when chance decides which `picked` cards of segment `segment` (as
+/// [`library_segments`] lists them) are its top cards — something drew, revealed, looked at or
+/// searched them there — they stay there: they become a group of their own above the rest of the
+/// segment (their order among themselves stays open), so a later draw takes a revealed top card
+/// rather than a new random one.
+pub fn settle_top_of_segment(game: &mut Game, player: PlayerId, segment: usize, picked: &[ObjId]) {
+    let segments = library_segments(game, player);
+    let Some(seg) = segments.get(segment) else { return };
+    if picked.is_empty() || picked.len() >= seg.len() || !picked.iter().all(|o| seg.contains(o)) {
+        return;
+    }
+    let start: usize = segments[..segment].iter().map(Vec::len).sum();
+    let rest: Vec<ObjId> = seg.iter().copied().filter(|o| !picked.contains(o)).collect();
+    let list = game.zone_mut(ZoneRef::Library(player));
+    list.splice(start..start + seg.len(), picked.iter().copied().chain(rest));
+    let shape = &mut game.shapes[player];
+    if segment < shape.top_groups.len() {
+        shape.top_groups[segment] -= picked.len();
+        shape.top_groups.insert(segment, picked.len());
+    } else {
+        shape.top_groups.push(picked.len());
+    }
 }

@@ -54,6 +54,19 @@ pub fn default_knowledge(game: &Game, zone: ZoneRef, owner: PlayerId) -> u8 {
     }
 }
 
+/// Who saw a card's face as it left `from`: a card leaving a public zone face up (400.2) is seen
+/// by every player as it moves, so its new object (400.7) is known to all of them wherever it
+/// goes — a dredged card returned to its owner's hand, a face-up exiled card put into a hand, a
+/// graveyard card found by a search and put into a hand or on top of a library, a dying Gravebane
+/// Zombie put on top of its library. A face-down permanent or spell is revealed to every player
+/// as it leaves the battlefield or the stack (708.9), so it counts as seen too; a card exiled face
+/// down was not visible (406.3), so only what the caller passes as `seen_by` applies to it.
+pub fn seen_leaving(game: &Game, obj: ObjId, from: ZoneRef) -> u8 {
+    let o = game.obj(obj);
+    let face_up_or_revealed = !o.face_down || matches!(from, ZoneRef::Battlefield | ZoneRef::Stack);
+    if is_public(from) && face_up_or_revealed { game.everyone() } else { 0 }
+}
+
 /// Where in a zone a moved card goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Position {
@@ -64,8 +77,9 @@ pub enum Position {
 }
 
 /// Moves an object (400.7: it becomes a new object with no memory of the old one, so its
-/// knowledge starts over from the destination's default plus `seen_by`, the players who saw it
-/// move). Returns the zone it actually went to, after 400.3.
+/// knowledge starts over from the destination's default plus the players who saw it move:
+/// everyone when it left a public zone face up ([`seen_leaving`], 400.2), and `seen_by`, those the
+/// instruction showed it to). Returns the zone it actually went to, after 400.3.
 pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position, seen_by: u8) -> ZoneRef {
     let from = game.objs[obj].zone;
     let owner = game.objs[obj].owner;
@@ -81,7 +95,7 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
             game.shapes[p].remove_at(idx, old_len);
         }
     }
-    let knowledge = default_knowledge(game, to, owner) | seen_by;
+    let knowledge = default_knowledge(game, to, owner) | seen_by | seen_leaving(game, obj, from);
     let ordered_from_top = matches!(to, ZoneRef::Library(_) | ZoneRef::Graveyard(_) | ZoneRef::Stack);
     let list = game.zone_mut(to);
     if position == Position::Top && ordered_from_top {

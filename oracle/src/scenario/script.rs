@@ -104,6 +104,10 @@ fn kind_of(d: &Decision) -> Option<ScriptKind> {
 }
 
 impl<D: Decider> Decider for Scripted<'_, D> {
+    fn note_shown(&mut self, step: usize, event: &crate::outcome::Event) {
+        self.inner.note_shown(step, event);
+    }
+
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
         self.last = None;
         if let Some(kind) = kind_of(decision) {

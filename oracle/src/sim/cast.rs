@@ -207,6 +207,8 @@ impl Sim<'_> {
             },
             "701.5a",
         );
+        // 401.5: a top card changed by casting is revealed once the spell is cast (601.2i).
+        self.hold_reveals();
         self.move_card(card, ZoneRef::Stack, Position::Top, 0, "701.5a");
         self.game.objs[card].controller = player;
         if mode == CastMode::Flashback {
@@ -220,6 +222,7 @@ impl Sim<'_> {
             self.reveal_cards(player, &[r], "701.20c");
         }
         self.push_spell(card, face, targets, player, x);
+        self.release_reveals();
         Ok(())
     }
 
@@ -349,6 +352,14 @@ impl Sim<'_> {
         // Every cost can be paid: pay them (602.2b, 601.2h).
         let pname = self.pname(player);
         self.emit(Event::Activated { player: pname, card: o.id.clone(), ability: ab.name.clone() }, "602.2");
+        // 602.2a: an ability activated from a hidden zone (cycling from the hand) reveals its card,
+        // which stays revealed while the activation goes on (701.20a).
+        if crate::rules::reveal::activation_reveals(o.zone) {
+            self.reveal_cards(player, &[card], "602.2a");
+            self.revealed_for_activation = Some(card);
+        }
+        // 401.5: a top card changed by paying the costs is revealed once the activation is done.
+        self.hold_reveals();
         if ab.tap {
             self.game.objs[card].flags.tapped = true;
         }
@@ -365,11 +376,11 @@ impl Sim<'_> {
         if let Some(s) = sacrifice {
             self.sacrifice(player, s);
         }
-        if let Some(n) = ab.mill {
-            self.mill(player, n)?;
-        }
+        let milled = ab.mill.map(|n| self.mill(player, n)).transpose();
+        self.revealed_for_activation = None;
         self.push_ability(card, player, ab.effect, x);
-        Ok(())
+        self.release_reveals();
+        milled.map(|_| ())
     }
 
     /// Whether `t` is a legal choice for `spec` now (601.2c, 608.2b). `all` is every target of

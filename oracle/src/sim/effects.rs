@@ -278,30 +278,18 @@ impl Sim<'_> {
             }
             Effect::ReorderTop { player, count } => {
                 for p in self.players(ctx, *player)? {
+                    // top_cards leaves the cards it returns on top (701.20b).
                     let cards = self.top_cards(p, *count as usize, "look")?;
                     self.look_at_cards(p, &cards);
                     // 701.20d: the reordered cards are new objects, no longer revealed; 401.4:
                     // their owner chose the order, which the oracle leaves open.
-                    let k = cards.len();
-                    let zone = ZoneRef::Library(p);
-                    let list = self.game.zone_mut(zone);
-                    list.retain(|o| !cards.contains(o));
-                    for (i, &c) in cards.iter().enumerate() {
-                        list.insert(i, c);
-                    }
-                    let rest = self.game.zone(zone).len() - k;
-                    let mut shape = crate::model::LibraryShape::ordered(0);
-                    shape.top_groups = if k > 0 { vec![k] } else { Vec::new() };
-                    let old = self.game.shapes[p].clone();
-                    // Positions below the reordered cards keep what was fixed about them.
-                    let below_fixed = old.top_fixed().saturating_sub(k);
-                    let _ = rest;
-                    shape.top_groups.extend(std::iter::repeat_n(1, below_fixed));
-                    shape.bottom_fixed = old.bottom_fixed;
-                    self.game.shapes[p] = shape;
+                    let len = self.game.zone(ZoneRef::Library(p)).len();
+                    self.game.shapes[p].merge_top(cards.len(), len);
                     for &c in &cards {
                         crate::rules::reveal::reordered(&mut self.game, c, p);
                     }
+                    // 401.5: a continuously revealed top card is revealed again once they are back.
+                    self.settle_reveals();
                 }
             }
             Effect::ShuffleInto(r) => {
@@ -312,6 +300,8 @@ impl Sim<'_> {
                         None => ctx.target_lki.as_ref().map_or(ctx.controller, |l| l.owner),
                     },
                 };
+                // One action (701.24c): no top card is revealed before the shuffle (401.5).
+                self.hold_reveals();
                 if let Some(obj) = self.object(ctx, *r) {
                     let o = self.game.obj(obj);
                     if o.zone == ZoneRef::Stack
@@ -326,6 +316,7 @@ impl Sim<'_> {
                 }
                 // 701.24c: the library is shuffled even if the object isn't where it was expected.
                 self.shuffle(owner);
+                self.release_reveals();
             }
             Effect::ShuffleTargetCardsInto => {
                 let Some(player) = ctx.targets.iter().find_map(|t| match t {
@@ -350,11 +341,13 @@ impl Sim<'_> {
                         _ => None,
                     })
                     .collect();
+                self.hold_reveals();
                 for c in cards {
                     self.move_card(c, ZoneRef::Library(player), Position::Bottom, 0, "701.24d");
                 }
                 // 701.24d: shuffled even when the set of cards is empty.
                 self.shuffle(player);
+                self.release_reveals();
             }
             Effect::Counter(r) => {
                 if let Some(obj) = self.object(ctx, *r)
@@ -750,6 +743,8 @@ impl Sim<'_> {
         let library = self.pname(player);
         self.emit(Event::Shuffled { library }, "701.24a");
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
+        // 401.5: the top card after the shuffle is a new one, revealed at once.
+        self.settle_reveals();
     }
 
     /// One search (701.23), possibly of several merged instructions (701.23h), by one or more
@@ -829,9 +824,13 @@ impl Sim<'_> {
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
             self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, "701.23a");
+            // 701.23a: the searcher looks at every card of the zones searched — only the top
+            // cards under a 701.23f limit — so they know each card of a hand or library they looked
+            // at for as long as it stays that object: until it moves (400.7) or the library is
+            // shuffled (701.24a, 701.20d).
             for &o in looked_at {
-                if matches!(self.game.obj(o).zone, ZoneRef::Hand(_)) {
-                    self.game.objs[o].known |= bit(*searcher); // 701.23a: the searcher looks at them.
+                if matches!(self.game.obj(o).zone, ZoneRef::Hand(_) | ZoneRef::Library(_)) {
+                    crate::rules::reveal::look_at(&mut self.game, o, *searcher);
                 }
             }
             // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
@@ -867,7 +866,13 @@ impl Sim<'_> {
                 .flat_map(|(_, f)| f.iter().copied())
                 .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
                 .collect();
-            self.apply_as_enters(&entering, *searcher)?;
+            // The found cards move at once; a new top card is revealed after that (401.5).
+            self.hold_reveals();
+            let entered = self.apply_as_enters(&entering, *searcher);
+            if entered.is_err() {
+                self.release_reveals();
+            }
+            entered?;
             let mut to_top = Vec::new();
             for (spec, cards) in specs.iter().zip(found) {
                 let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
@@ -903,6 +908,10 @@ impl Sim<'_> {
                     }
                 }
             }
+            self.release_reveals();
+            // 701.24b: shuffling and putting cards in their place in the library is one action; the
+            // top card is revealed once they are there (401.5).
+            self.hold_reveals();
             if shuffles {
                 // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
                 let untouched = mutants::below_window(&self.game, *whose, cap.is_some(), looked_at);
@@ -933,6 +942,7 @@ impl Sim<'_> {
             for (owner, n) in per_owner.into_iter().enumerate() {
                 self.game.shapes[owner].group_top(n);
             }
+            self.release_reveals();
         }
         Ok(())
     }

@@ -20,7 +20,7 @@ use crate::rules::Violation;
 use crate::rules::apnap::bit;
 use crate::rules::casting::CastMode;
 use crate::rules::search::PartPlan;
-use crate::rules::shuffle::library_segments;
+use crate::rules::shuffle::{library_segments, settle_top_of_segment};
 use crate::rules::triggers::{
     Happening, LastOnBattlefield, PendingTrigger, apnap_groups, is_stack_order, triggered_by,
 };
@@ -315,6 +315,11 @@ pub trait Decider {
     /// Told when a script answered `decision` instead, so a decider that reads answers from a
     /// log can account for the log entry that answer corresponds to.
     fn note_scripted(&mut self, _game: &Game, _step: usize, _decision: &Decision, _choice: &Choice) {}
+
+    /// Told of every `revealed` and `looked_at` event the simulation logs, so a decider that reads
+    /// answers from a log can account for the entry (a reveal that was no choice, e.g. a
+    /// continuously revealed top card whose place is already fixed, 401.5).
+    fn note_shown(&mut self, _step: usize, _event: &Event) {}
 }
 
 /// Something on the stack.
@@ -370,6 +375,15 @@ pub struct Sim<'d> {
     /// Playing as an engine rather than deciding legality: an attempted step the rules (as this
     /// engine plays them) allow is taken instead of being an error.
     pub engine_mode: bool,
+    /// How many actions in progress hold back continuous reveals (401.5: casting a spell,
+    /// activating an ability, and actions that move several cards at once).
+    reveal_hold: u32,
+    /// Whether a "play with the top card revealed" effect has applied during the run, so
+    /// libraries need checking for a revealed top card (401.5–401.6).
+    top_reveals_seen: bool,
+    /// The card revealed because an ability is being activated from a hidden zone (602.2a): it
+    /// stays revealed while the activation moves it (701.20a).
+    revealed_for_activation: Option<ObjId>,
 }
 
 impl<'d> Sim<'d> {
@@ -388,6 +402,9 @@ impl<'d> Sim<'d> {
             decider,
             engine_mode: false,
             draws_in_step: BTreeMap::new(),
+            reveal_hold: 0,
+            top_reveals_seen: false,
+            revealed_for_activation: None,
         }
     }
 
@@ -426,6 +443,9 @@ impl<'d> Sim<'d> {
                     "the scenario doesn't end: more than {MAX_EVENTS} events in one run (a loop of triggers?)"
                 ),
             });
+        }
+        if matches!(event, Event::Revealed { .. } | Event::LookedAt { .. }) {
+            self.decider.note_shown(self.step, &event);
         }
         self.log.push(LoggedEvent { step: self.step, event });
         self.log_clauses.push(clause);
@@ -674,7 +694,7 @@ impl<'d> Sim<'d> {
         purpose: &'static str,
     ) -> Result<Vec<ObjId>, SimError> {
         let mut out = Vec::new();
-        for segment in library_segments(&self.game, player) {
+        for (i, segment) in library_segments(&self.game, player).into_iter().enumerate() {
             let need = n - out.len();
             if need == 0 {
                 break;
@@ -683,10 +703,39 @@ impl<'d> Sim<'d> {
                 out.extend(segment);
             } else {
                 let decision = Decision::Random { player, purpose, from: segment.clone(), count: need };
-                out.extend(self.random_pick(&decision, &segment, need)?);
+                let picked = self.random_pick(&decision, &segment, need)?;
+                // 701.20b: once looked at, they are the top cards of that segment and stay there.
+                settle_top_of_segment(&mut self.game, player, i, &picked);
+                out.extend(picked);
             }
         }
         Ok(out)
+    }
+
+    /// Holds back continuous reveals (401.5) until the matching [`Sim::release_reveals`].
+    pub(crate) fn hold_reveals(&mut self) {
+        self.reveal_hold += 1;
+    }
+
+    /// Ends a hold; when none is left, continuous reveals apply at once (401.5).
+    pub(crate) fn release_reveals(&mut self) {
+        self.reveal_hold = self.reveal_hold.saturating_sub(1);
+        self.settle_reveals();
+    }
+
+    /// 401.5: a new top card of a library played with its top card revealed is revealed at once,
+    /// unless a spell is being cast, an ability activated, or several cards are moving at once (a
+    /// hold is in progress); then it is revealed when that is done. An error (a chance node the
+    /// decider can't answer) stops the run at the next step boundary.
+    pub(crate) fn settle_reveals(&mut self) {
+        if self.reveal_hold > 0 {
+            return;
+        }
+        if let Err(e) = self.apply_reveal_statics()
+            && self.refused.is_none()
+        {
+            self.refused = Some(e);
+        }
     }
 
     fn random_pick(&mut self, decision: &Decision, from: &[ObjId], count: usize) -> Result<Vec<ObjId>, SimError> {

@@ -22,6 +22,9 @@ impl Sim<'_> {
             face_down: self.game.obj(obj).face_down,
             object_no: old_no,
         };
+        // 701.20a: a card revealed because an ability of it is being activated from a hidden zone
+        // (602.2a) is still revealed while that activation moves it, so every player sees where.
+        let seen_by = if self.revealed_for_activation == Some(obj) { seen_by | self.game.everyone() } else { seen_by };
         let to = move_object(&mut self.game, obj, to, position, seen_by);
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
@@ -48,6 +51,8 @@ impl Sim<'_> {
             self.trigger(Happening::LeftBattlefield(obj), Some(last));
             self.return_exiled_until(obj, old_no);
         }
+        // 401.5: a new top card is revealed at once.
+        self.settle_reveals();
     }
 
     /// 610.3c: cards exiled "until this leaves the battlefield" return to the battlefield under
@@ -84,15 +89,17 @@ impl Sim<'_> {
                 false
             }
             GraveyardFate::LibraryTop => {
-                // It goes there from a public zone, in view of every player.
-                let everyone = self.game.everyone();
-                self.move_card(obj, ZoneRef::Library(owner), Position::Top, everyone, "614.1a");
+                // From a public zone, so every player saw it go there (`seen_leaving`, 400.2).
+                self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "614.1a");
                 false
             }
             GraveyardFate::ShuffledIntoLibrary => {
+                // Shuffled in: one action, so no top card is revealed before the shuffle (401.5).
+                self.hold_reveals();
                 self.reveal_cards(owner, &[obj], "614.1a");
                 self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
                 self.shuffle(owner);
+                self.release_reveals();
                 false
             }
             GraveyardFate::LibraryBottomHidden => {
@@ -118,6 +125,8 @@ impl Sim<'_> {
     /// one of them is shuffled into while another is put on top of it ends up shuffled with the
     /// second card on top (701.24g).
     pub(crate) fn put_into_graveyards_at_once(&mut self, objs: &[ObjId]) {
+        // One event: a continuously revealed top card is revealed once it is over (401.5).
+        self.hold_reveals();
         // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
         let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
         let mut to_top: Vec<ObjId> = Vec::new();
@@ -138,20 +147,19 @@ impl Sim<'_> {
                 self.shuffle(owner);
             }
         }
-        // 401.4: cards put on top at the same time are ordered by their owner, who sees them; a
-        // single card goes there in view of everyone, as it left a public zone.
+        // 401.4: cards put on top at the same time are ordered by their owner; every player saw
+        // each of them leave the battlefield (`seen_leaving`, 400.2), though not the order.
         let mut per_owner = vec![0usize; self.game.players.len()];
         for &obj in &to_top {
             per_owner[self.game.obj(obj).owner] += 1;
         }
         for &obj in &to_top {
-            let owner = self.game.obj(obj).owner;
-            let seen = if per_owner[owner] > 1 { bit(owner) } else { self.game.everyone() };
-            self.move_card(obj, ZoneRef::Library(owner), Position::Top, seen, "701.24g");
+            self.move_card(obj, ZoneRef::Library(self.game.obj(obj).owner), Position::Top, 0, "701.24g");
         }
         for (owner, n) in per_owner.into_iter().enumerate() {
             self.game.shapes[owner].group_top(n);
         }
+        self.release_reveals();
     }
 
     /// 701.9a: a player discards a card from their hand into their graveyard (or where a
@@ -207,9 +215,12 @@ impl Sim<'_> {
         let n = crate::rules::mill::replaced_count(&self.game, n);
         let count = crate::rules::mill::cards_to_mill(len, n);
         let cards = self.top_cards(player, count, "mill")?;
+        // The cards are milled at once (701.17a): no card between them is revealed (401.5).
+        self.hold_reveals();
         for &card in &cards {
             self.put_into_graveyard(card, false, "701.17a");
         }
+        self.release_reveals();
         Ok(cards)
     }
 
@@ -315,6 +326,8 @@ impl Sim<'_> {
                 ),
             });
         }
+        // The card goes straight to its place: it is never the top card on its way (401.5).
+        self.hold_reveals();
         self.move_card(obj, zone, Position::Top, 0, "401.7");
         let list = self.game.zone_mut(zone);
         list.remove(0);
@@ -322,11 +335,14 @@ impl Sim<'_> {
         let mut shape = shape;
         shape.top_groups.insert(n - 1, 1);
         self.game.shapes[owner] = shape;
+        self.release_reveals();
         Ok(())
     }
 
-    /// Continuous reveal effects, applied after every step and resolution: Telepathy's revealed
-    /// hands (701.20c) and "play with the top card of your library revealed" (401.5–401.6).
+    /// Continuous reveal effects: Telepathy's revealed hands (701.20c) and "play with the top
+    /// card of your library revealed" (401.5–401.6). Applied whenever a library or hand may have
+    /// changed, unless a hold is in progress ([`Sim::settle_reveals`]: not while a spell is being
+    /// cast or an ability activated, 401.5), and after every step and resolution.
     pub(crate) fn apply_reveal_statics(&mut self) -> Result<(), SimError> {
         use crate::effects::StaticAbility;
         let n = self.game.players.len();
@@ -359,42 +375,27 @@ impl Sim<'_> {
                 }
             }
         }
+        self.top_reveals_seen |= top_revealed.contains(&true);
+        if !self.top_reveals_seen {
+            return Ok(());
+        }
         for (p, &on) in top_revealed.iter().enumerate() {
             let zone = ZoneRef::Library(p);
-            let top = self.game.zone(zone).first().copied();
-            // 401.6: a card that stops being revealed on top becomes a new object, hidden again.
+            // The top card, fixed where chance decides it (a shuffled library): it stays on top.
+            let top = if on && !self.game.zone(zone).is_empty() {
+                self.top_cards(p, 1, "reveal")?.first().copied()
+            } else {
+                None
+            };
+            // 401.6: a card that stops being the revealed top card becomes a new object.
             for o in self.game.zone(zone).to_vec() {
-                let f = &self.game.obj(o).flags;
-                if f.revealed_on_top && (!on || Some(o) != top) {
-                    let obj = &mut self.game.objs[o];
-                    obj.flags.revealed_on_top = false;
-                    obj.object_no += 1;
-                    obj.known = 0;
+                if self.game.obj(o).flags.revealed_on_top && Some(o) != top {
+                    crate::rules::reveal::stop_revealed_on_top(&mut self.game, o);
                 }
             }
-            if !on || top.is_none() {
-                continue;
-            }
-            let Some(&card) = self.top_cards(p, 1, "reveal")?.first() else { continue };
-            // Fix the revealed card's position: it is now known to be on top.
-            let list = self.game.zone_mut(zone);
-            if let Some(i) = list.iter().position(|&o| o == card)
-                && i != 0
+            if let Some(card) = top
+                && !self.game.obj(card).flags.revealed_on_top
             {
-                list.remove(i);
-                list.insert(0, card);
-            }
-            let shape = &mut self.game.shapes[p];
-            if shape.top_groups.first() != Some(&1) {
-                if let Some(g) = shape.top_groups.first_mut() {
-                    *g -= 1;
-                    if *g == 0 {
-                        shape.top_groups.remove(0);
-                    }
-                }
-                shape.top_groups.insert(0, 1);
-            }
-            if !self.game.obj(card).flags.revealed_on_top {
                 self.game.objs[card].flags.revealed_on_top = true;
                 self.reveal_cards(p, &[card], "401.5");
             }
