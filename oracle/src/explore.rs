@@ -200,7 +200,7 @@ pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError>
 
 /// Takes one legal answer at every decision without listing them all, so one run of a huge
 /// state is as cheap as the judge.
-struct FirstLegal;
+pub struct FirstLegal;
 
 impl Decider for FirstLegal {
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::explore::blame_script;
 use crate::model::{Game, ObjId, ZoneRef};
+use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event};
 use crate::rules::search::assign_parts;
 use crate::scenario::Setup;
@@ -63,6 +64,8 @@ struct Observed<'a> {
     split_picks: Vec<usize>,
     /// How many legal splits each merged search of the replay had.
     split_counts: Vec<usize>,
+    /// The legal options of each decision of the replay (for the option-set check, `offers`).
+    seen: Vec<crate::offers::Legal>,
 }
 
 /// Most splits of one merged search's found cards the judge tries.
@@ -256,6 +259,7 @@ impl Decider for Observed<'_> {
     }
 
     fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, choice: &Choice) {
+        self.seen.extend(crate::offers::legal_at(game, step, decision));
         let who = game.players[decision.player()].name.clone();
         match (decision, choice) {
             (Decision::May { player, about: "search", .. }, Choice::Bool(true)) => {
@@ -302,6 +306,7 @@ impl Decider for Observed<'_> {
     }
 
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        self.seen.extend(crate::offers::legal_at(game, step, decision));
         let names = game.names();
         let name = |p: usize| names[p].clone();
         match decision {
@@ -378,7 +383,7 @@ impl Decider for Observed<'_> {
                             let (src, event, by) = triggers[k];
                             !used[k]
                                 && game.obj(src).id == *source
-                                && event == on.as_str()
+                                && (on.is_empty() || event == on.as_str())
                                 && by.map(|p| names[p].as_str()) == player.as_deref()
                         })
                     {
@@ -616,7 +621,48 @@ impl Decider for Observed<'_> {
 /// its own cards go), within `MAX_REPLAYS` (64) replays. When none matches, the verdict is that of
 /// the closest replay.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
-    let (first, counts, ran) = judge_with_splits(setup, observed, Vec::new());
+    judge_observing(setup, observed, &Observables::all()).verdict
+}
+
+/// A verdict with what the engine's declared observables left unchecked.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    /// The verdict on what was observed.
+    pub verdict: Verdict,
+    /// The observables this scenario's outcome involves that the engine doesn't report.
+    pub unchecked: Vec<Observable>,
+    /// The legal options at each decision of the (first) replay, for the option-set check.
+    pub decisions: Vec<crate::offers::Legal>,
+}
+
+/// [`judge`] for an engine that reports only `observables` (protocol 2): both the replayed and
+/// the observed outcome are projected onto them before they are compared.
+pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observables) -> Judged {
+    // An outcome that names no trigger kinds is judged without them.
+    let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
+    let look = Look { observables, strip_on };
+    let (first, counts, ran, mut unchecked, decisions) = judge_with_splits(setup, observed, Vec::new(), &look);
+    if strip_on && observables.has(Observable::TriggerKind) && !unchecked.contains(&Observable::TriggerKind) {
+        unchecked.push(Observable::TriggerKind);
+    }
+    let verdict = judge_splits(setup, observed, &look, first, counts, ran);
+    Judged { verdict, unchecked, decisions }
+}
+
+/// What the judge compares.
+struct Look<'a> {
+    observables: &'a Observables,
+    strip_on: bool,
+}
+
+fn judge_splits(
+    setup: &Setup,
+    observed: &Outcome,
+    look: &Look,
+    first: Verdict,
+    counts: Vec<usize>,
+    ran: bool,
+) -> Verdict {
     if first.is_legal() || counts.iter().all(|&c| c <= 1) {
         return first;
     }
@@ -646,7 +692,7 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
                 replays += 1;
                 let mut trial = picks.clone();
                 trial[k] = alt;
-                let (verdict, _, ran) = judge_with_splits(setup, observed, trial.clone());
+                let (verdict, _, ran, _, _) = judge_with_splits(setup, observed, trial.clone(), look);
                 if verdict.is_legal() {
                     return verdict;
                 }
@@ -662,9 +708,15 @@ pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     best
 }
 
-/// One replay with the given splits: the verdict, how many splits each merged search had, and
-/// whether the replay ran to the end (so its differences are a full comparison).
-fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>) -> (Verdict, Vec<usize>, bool) {
+/// One replay with the given splits: the verdict, how many splits each merged search had,
+/// whether the replay ran to the end (so its differences are a full comparison), what the
+/// observables left unchecked, and the legal options at each decision.
+fn judge_with_splits(
+    setup: &Setup,
+    observed: &Outcome,
+    split_picks: Vec<usize>,
+    look: &Look,
+) -> (Verdict, Vec<usize>, bool, Vec<Observable>, Vec<crate::offers::Legal>) {
     let reader = Observed {
         targets_read: BTreeMap::new(),
         events: &observed.events,
@@ -673,6 +725,7 @@ fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>)
         reserved: BTreeMap::new(),
         split_picks,
         split_counts: Vec::new(),
+        seen: Vec::new(),
     };
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
@@ -683,10 +736,25 @@ fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>)
         sim.last_move.iter().map(|(&o, cause)| (sim.game.obj(o).id.clone(), cause.clause)).collect();
     drop(sim);
     let counts = std::mem::take(&mut decider.inner.split_counts);
+    let seen = std::mem::take(&mut decider.inner.seen);
     let ran_through = ran.is_ok();
+    let unchecked = look.observables.unchecked(&expected.outcome);
     let verdict = match ran.map_err(|e| blame_script(e, decider.last)) {
         Ok(()) => {
-            let diffs = compare(&expected, observed, &clauses, &move_clauses);
+            let diffs = if look.observables.is_all() && !look.strip_on {
+                compare(&expected, observed, &clauses, &move_clauses)
+            } else {
+                // Only what the engine reports is compared: both sides projected alike.
+                let mut expected = expected;
+                let mut observed = observed.clone();
+                look.observables.project(&mut expected.outcome, look.strip_on);
+                look.observables.project(&mut observed, look.strip_on);
+                let clauses = clauses
+                    .iter()
+                    .filter_map(|(e, c)| look.observables.project_event(e, look.strip_on).map(|e| (e, *c)))
+                    .collect();
+                compare(&expected, &observed, &clauses, &move_clauses)
+            };
             if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
         }
         Err(SimError::Illegal { violation, step, .. }) => Verdict::Illegal(vec![Difference {
@@ -699,7 +767,7 @@ fn judge_with_splits(setup: &Setup, observed: &Outcome, split_picks: Vec<usize>)
         }]),
         Err(other) => Verdict::Error(format!("{other:?}")),
     };
-    (verdict, counts, ran_through)
+    (verdict, counts, ran_through, unchecked, seen)
 }
 
 fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
@@ -750,6 +818,16 @@ pub fn compare(
     }
     for e in &got.events {
         *missing.entry(e).or_default() -= 1;
+    }
+    // A `searched` event the rules produce and one the log has, for the same player in the same
+    // step, are one search reported with a wrong or missing field: name the field and the clause
+    // of its cause rather than an extra search (701.23h) and a missing one.
+    for (want_e, got_e) in paired_searches(&missing) {
+        for (clause, message) in search_field_differences(want_e, got_e) {
+            push(clause, message);
+        }
+        *missing.get_mut(want_e).expect("paired") -= 1;
+        *missing.get_mut(got_e).expect("paired") += 1;
     }
     for (e, n) in &missing {
         if *n > 0 {
@@ -822,6 +900,61 @@ pub fn compare(
         push("122.1", format!("counters should be {:?} but are {:?}", want.counters, got.counters));
     }
     diffs
+}
+
+/// Pairs a missing `searched` event with an extra one of the same step and player.
+fn paired_searches<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a LoggedEvent, &'a LoggedEvent)> {
+    let who = |e: &LoggedEvent| match &e.event {
+        Event::Searched { player, .. } => Some((e.step, player.clone())),
+        _ => None,
+    };
+    let mut extra: Vec<(&LoggedEvent, i64)> =
+        missing.iter().filter(|(e, n)| **n < 0 && who(e).is_some()).map(|(e, n)| (*e, -*n)).collect();
+    let mut out = Vec::new();
+    for (want, n) in missing.iter().filter(|(e, n)| **n > 0 && who(e).is_some()) {
+        for _ in 0..*n {
+            if let Some(slot) = extra.iter_mut().find(|(g, k)| *k > 0 && who(g) == who(want)) {
+                slot.1 -= 1;
+                out.push((*want, slot.0));
+            }
+        }
+    }
+    out
+}
+
+/// What differs between two `searched` events of one search, field by field, each with the
+/// clause that fixes that field.
+fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(&'static str, String)> {
+    let (
+        Event::Searched { player, zones: wz, library_top: wt, found: wf },
+        Event::Searched { zones: gz, library_top: gt, found: gf, .. },
+    ) = (&want.event, &got.event)
+    else {
+        return Vec::new();
+    };
+    let at = format!("step {}: {player}'s `searched` event", want.step);
+    let mut out = Vec::new();
+    match (wt, gt) {
+        (Some(n), None) => out.push((
+            "701.23f",
+            format!("{at}: field `library_top` is missing; the search was limited to the top {n} card(s)"),
+        )),
+        (None, Some(n)) => out.push((
+            "701.23f",
+            format!("{at}: field `library_top` ({n}) is extra; no effect limited this search to the top cards"),
+        )),
+        (Some(a), Some(b)) if a != b => {
+            out.push(("701.23f", format!("{at}: field `library_top` is {b}; the search was limited to the top {a}")))
+        }
+        _ => {}
+    }
+    if wz != gz {
+        out.push(("701.23a", format!("{at}: field `zones` is {gz:?}; the rules search {wz:?}")));
+    }
+    if wf != gf {
+        out.push(("701.23a", format!("{at}: field `found` is {gf:?}; the replay found {wf:?}")));
+    }
+    out
 }
 
 fn show_short(e: &Event) -> String {

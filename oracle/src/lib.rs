@@ -19,6 +19,8 @@ pub mod generate;
 pub mod judge;
 pub mod model;
 pub mod mutants;
+pub mod observables;
+pub mod offers;
 pub mod outcome;
 pub mod protocol;
 pub mod rules;

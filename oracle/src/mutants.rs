@@ -75,11 +75,19 @@ pub enum Mutant {
     RevealedTopStaysKnown,
     /// A card exiled face down is known to every player.
     FaceDownExileVisible,
+    /// Option sets (protocol 2 offers): a search limited to the top N cards of a library offers
+    /// the cards below that window too, though it never picks them.
+    OffersBelowMindcensorWindow,
+    /// Option sets: Lobotomy offers every card of the revealed hand, basic lands too, though it
+    /// never picks one.
+    LobotomyOffersBasicLands,
+    /// Option sets: "you may search" is never offered; the engine searches without asking.
+    MaySearchNotOffered,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 26] = [
+    pub const ALL: [Mutant; 29] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -106,6 +114,9 @@ impl Mutant {
         Mutant::IllegalTargetsStillResolve,
         Mutant::RevealedTopStaysKnown,
         Mutant::FaceDownExileVisible,
+        Mutant::OffersBelowMindcensorWindow,
+        Mutant::LobotomyOffersBasicLands,
+        Mutant::MaySearchNotOffered,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -137,6 +148,9 @@ impl Mutant {
             Mutant::IllegalTargetsStillResolve => "illegal-targets-still-resolve",
             Mutant::RevealedTopStaysKnown => "revealed-cards-stay-known-after-reorder",
             Mutant::FaceDownExileVisible => "face-down-exile-visible",
+            Mutant::OffersBelowMindcensorWindow => "offers-below-mindcensor-window",
+            Mutant::LobotomyOffersBasicLands => "lobotomy-offers-basic-lands",
+            Mutant::MaySearchNotOffered => "may-search-not-offered",
         }
     }
 
@@ -169,6 +183,11 @@ impl Mutant {
             Mutant::IllegalTargetsStillResolve => "a spell or ability whose targets are all illegal still resolves",
             Mutant::RevealedTopStaysKnown => "cards reordered on top of a library stay known to everyone",
             Mutant::FaceDownExileVisible => "a card exiled face down is visible to every player",
+            Mutant::OffersBelowMindcensorWindow => {
+                "a search limited to the top N offers the cards below them too (never picks them)"
+            }
+            Mutant::LobotomyOffersBasicLands => "Lobotomy offers basic land cards too (never picks one)",
+            Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
         }
     }
 
@@ -200,6 +219,8 @@ impl Mutant {
             Mutant::IllegalTargetsStillResolve => "608.2b",
             Mutant::RevealedTopStaysKnown => "701.20d",
             Mutant::FaceDownExileVisible => "406.3",
+            Mutant::OffersBelowMindcensorWindow => "701.23f",
+            Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered => "608.2d",
         }
     }
 

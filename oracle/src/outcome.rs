@@ -74,7 +74,12 @@ pub enum Event {
         source: String,
         /// Its controller.
         controller: String,
-        /// What it triggered on: `dies`, `another_creature_dies`, `enters`, `searched_library`, `shuffled_library`.
+        /// What it triggered on, optional (protocol 2): one of `dies`, `another_creature_dies`,
+        /// `enters`, `leaves_battlefield`, `put_into_graveyard`, `this_cycled`, `cycled`,
+        /// `discarded`, `cycled_or_discarded`, `sacrificed`, `searched_library`,
+        /// `shuffled_library` (`protocol::TRIGGER_KINDS`). Left out (or empty), the trigger is
+        /// identified by its `source`, `controller` and triggering `player`.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
         on: String,
         /// The player whose action triggered it ("that player"), for search, shuffle, cycle,
         /// discard and sacrifice triggers.

@@ -22,9 +22,10 @@ use crate::corrupt::concretize;
 use crate::explore::options;
 use crate::model::Game;
 use crate::mutants::{self, Mutant};
+use crate::offers::{Offer, reference_offer};
 use crate::outcome::Outcome;
 use crate::protocol::{
-    EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line, to_scenario,
+    ACCEPTED_VERSIONS, EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line, to_scenario,
     validate::validate_to_engine,
 };
 use crate::rules::search::{a_legal_find, check_found};
@@ -99,18 +100,28 @@ pub fn serve(
         let reply = match validate_to_engine(&line) {
             Err(e) => FromEngine::Error { seq: None, message: e },
             Ok(ToEngine::Stop) => return Ok(()),
-            Ok(ToEngine::Start { protocol }) if protocol != PROTOCOL_VERSION => FromEngine::Error {
+            Ok(ToEngine::Start { protocol }) if !ACCEPTED_VERSIONS.contains(&protocol) => FromEngine::Error {
                 seq: None,
-                message: format!("this engine speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+                message: format!("this engine speaks protocol {PROTOCOL_VERSION} (and 1), not {protocol}"),
             },
+            // An oracle that speaks version 1 gets a version 1 greeting (no offers).
+            Ok(ToEngine::Start { protocol: 1 }) => {
+                FromEngine::Hello { protocol: 1, engine: opts.info(), supports: Supports::default() }
+            }
             Ok(ToEngine::Start { .. }) => {
-                FromEngine::Hello { protocol: PROTOCOL_VERSION, engine: opts.info(), supports: Supports::default() }
+                FromEngine::Hello { protocol: PROTOCOL_VERSION, engine: opts.info(), supports: supports() }
             }
             Ok(ToEngine::Run { seq, id, scenario, .. }) => run_scenario(seq, &id, &scenario, pool, opts),
         };
         writeln!(output, "{}", to_line(&reply))?;
         output.flush()?;
     }
+}
+
+/// What the reference engine supports: everything, every observable, and it reports the options
+/// it offers at each decision.
+pub fn supports() -> Supports {
+    Supports { offers: true, ..Supports::default() }
 }
 
 /// FNV-1a, 64-bit: a stable hash for seeds and partitions (std's hasher may change between
@@ -123,7 +134,7 @@ pub fn stable_hash(text: &str) -> u64 {
 pub fn run_scenario(seq: u64, id: &str, message: &ScenarioMessage, pool: &CardPool, opts: ServeOptions) -> FromEngine {
     let seed = opts.seed ^ stable_hash(id);
     match mutants::with(opts.mutant, || play(id, message, pool, opts.policy, seed)) {
-        Ok(outcome) => FromEngine::Result { seq, outcome },
+        Ok((outcome, offered)) => FromEngine::Result { seq, outcome, offered },
         Err(Answer::Unsupported(reason)) => FromEngine::Unsupported { seq, reason, link: None },
         Err(Answer::Error(message)) => FromEngine::Error { seq: Some(seq), message },
     }
@@ -134,17 +145,24 @@ enum Answer {
     Error(String),
 }
 
-fn play(id: &str, message: &ScenarioMessage, pool: &CardPool, policy: Policy, seed: u64) -> Result<Outcome, Answer> {
+fn play(
+    id: &str,
+    message: &ScenarioMessage,
+    pool: &CardPool,
+    policy: Policy,
+    seed: u64,
+) -> Result<(Outcome, Vec<Offer>), Answer> {
     let loaded = load_scenario(id, to_scenario(message), pool).map_err(|e| Answer::Error(e.to_string()))?;
     let setup = &loaded.setup;
-    let mut decider = Scripted::new(&setup.script, Chooser { policy, rng: StdRng::seed_from_u64(seed) });
+    let chooser = Chooser { policy, rng: StdRng::seed_from_u64(seed), offered: Vec::new() };
+    let mut decider = Scripted::new(&setup.script, chooser);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     sim.engine_mode = true;
     let ran = sim.run(&setup.actions);
     let legal = sim.outcome();
     drop(sim);
     match ran {
-        Ok(()) => Ok(concretize(&legal, seed)),
+        Ok(()) => Ok((concretize(&legal, seed), std::mem::take(&mut decider.inner.offered))),
         Err(SimError::Unsupported { step, message }) => Err(Answer::Unsupported(format!("step {step}: {message}"))),
         Err(SimError::Illegal { violation, step, .. }) if decider.last.is_some() => Err(Answer::Error(format!(
             "step {step}: scripted decision {} is illegal: {violation}",
@@ -158,10 +176,17 @@ fn play(id: &str, message: &ScenarioMessage, pool: &CardPool, policy: Policy, se
 struct Chooser {
     policy: Policy,
     rng: StdRng,
+    /// What it offered at each decision (protocol 2 `offered`).
+    offered: Vec<Offer>,
 }
 
 impl Decider for Chooser {
+    fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, _choice: &Choice) {
+        self.offered.extend(reference_offer(game, step, decision));
+    }
+
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        self.offered.extend(reference_offer(game, step, decision));
         let none = || SimError::Unsupported { step, message: format!("a decision with no legal answer: {decision:?}") };
         if let Decision::Random { from, count, .. } = decision {
             // Chance, not a choice: which cards a random shuffle left on top.

@@ -8,6 +8,7 @@
 //! a timeout or garbage the engine is killed and started again for the next scenario.
 
 pub mod baseline;
+pub mod choices;
 pub mod engine;
 pub mod mutation;
 pub mod report;
@@ -19,10 +20,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::CardPool;
 use crate::explore::first_run;
-use crate::judge::{Difference, Verdict, judge};
-use crate::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
+use crate::judge::{Difference, Verdict, judge_observing};
+use crate::observables::Observables;
+use crate::protocol::validate::{
+    check_offers, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
+};
 use crate::protocol::{
-    EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of, scenario_message, to_line,
+    ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of,
+    scenario_message, to_line,
 };
 use crate::runner::locate_sim_error;
 use crate::scenario::{Loaded, load_file};
@@ -89,6 +94,10 @@ pub struct ScenarioResult {
     /// One line saying why, for every status but PASS.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
+    /// What could not be checked for this scenario because the engine doesn't report it
+    /// (`knowledge not observed`, …), whatever the status.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unobserved: Vec<String>,
     /// For UNSUPPORTED: the engine's link, if it gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
@@ -254,6 +263,7 @@ fn result(id: &str, rules: Vec<String>, status: Status, message: String) -> Scen
         gate: Gate::Expected,
         verdict: Vec::new(),
         message,
+        unobserved: Vec::new(),
         link: None,
         stderr_tail: Vec::new(),
         time_ms: 0.0,
@@ -319,6 +329,9 @@ impl<'a> Checker<'a> {
         let mode = effective_mode(&loaded, self.session.opts.mode);
         let answer = crate::serve::run_scenario(seq, &id, &scenario_message(&loaded, mode), pool, serve);
         let line = to_line(&answer);
+        if self.session.hello.is_none() {
+            self.session.hello = Some((serve.info(), crate::serve::supports()));
+        }
         self.session.judge_answer(&loaded, seq, &line, mode, &mk)
     }
 }
@@ -413,7 +426,9 @@ impl<'a> Session<'a> {
             Err(e) => return mk(Status::Error, format!("{e} (line: {})", shown(line))),
         };
         let answered = match &message {
-            FromEngine::Result { seq, .. } | FromEngine::Unsupported { seq, .. } => Some(*seq),
+            FromEngine::Result { seq, .. }
+            | FromEngine::Unsupported { seq, .. }
+            | FromEngine::NoSuchChoice { seq, .. } => Some(*seq),
             FromEngine::Error { seq, .. } => *seq,
             FromEngine::Hello { .. } => None,
         };
@@ -428,8 +443,23 @@ impl<'a> Session<'a> {
                 r.link = link;
                 r
             }
-            FromEngine::Result { outcome, .. } => {
+            FromEngine::NoSuchChoice { decision, offered, message, .. } => {
+                if mode != Mode::Scripted {
+                    return mk(
+                        Status::Error,
+                        "protocol violation: `no_such_choice` answers a scripted decision, and none was sent".into(),
+                    );
+                }
+                choices::no_such_choice(loaded, decision, offered.as_ref(), &message, mk)
+            }
+            FromEngine::Result { outcome, offered, .. } => {
                 if let Err(problems) = check_outcome(&outcome, &loaded.setup, loaded.setup.actions.len()) {
+                    return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
+                }
+                let (observables, offers) = self.hello.as_ref().map_or((Observables::all(), false), |(_, s)| {
+                    (Observables::declared(s.observables.as_deref()), s.offers)
+                });
+                if offers && let Err(problems) = check_offers(&offered, &loaded.setup, loaded.setup.actions.len()) {
                     return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
                 }
                 let setup = match mode {
@@ -440,7 +470,17 @@ impl<'a> Session<'a> {
                         s
                     }
                 };
-                match judge(&setup, &outcome) {
+                let judged = judge_observing(&setup, &outcome, &observables);
+                // Option sets are compared when the outcome itself is legal: they catch what a
+                // legal outcome can't show (an illegal option offered but not taken).
+                let verdict = match judged.verdict {
+                    Verdict::Legal if offers => {
+                        let diffs = crate::offers::compare(&judged.decisions, &offered, Some(&loaded.setup.game));
+                        if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
+                    }
+                    v => v,
+                };
+                let mut r = match verdict {
                     Verdict::Legal => mk(Status::Pass, String::new()),
                     Verdict::Illegal(diffs) => {
                         let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
@@ -448,7 +488,9 @@ impl<'a> Session<'a> {
                         r
                     }
                     Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),
-                }
+                };
+                r.unobserved = judged.unchecked.iter().map(|o| o.not_observed()).collect();
+                r
             }
         }
     }
@@ -483,12 +525,14 @@ impl<'a> Session<'a> {
         let line = to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION });
         let answer = self.ask(line).map_err(|f| format!("no `hello`: {f}"))?;
         match self.parse(&answer)? {
-            FromEngine::Hello { protocol, engine, supports } if protocol == PROTOCOL_VERSION => {
+            FromEngine::Hello { protocol, engine, supports } if ACCEPTED_VERSIONS.contains(&protocol) => {
                 self.hello = Some((engine, supports));
                 Ok(())
             }
             FromEngine::Hello { protocol, .. } => {
-                Err(format!("the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION}"))
+                Err(format!(
+                    "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
+                ))
             }
             other => Err(format!("protocol violation: expected `hello`, got {}", to_line(&other))),
         }
@@ -510,7 +554,7 @@ impl<'a> Session<'a> {
                 .objs
                 .iter()
                 .map(|o| o.def.name.as_str())
-                .filter(|n| !cards.iter().any(|c| c == n))
+                .filter(|n| !cards.knows(n))
                 .collect();
             if !missing.is_empty() {
                 return Some(format!(

@@ -86,6 +86,10 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
 /// One line per scenario, for the terminal.
 pub fn line(r: &ScenarioResult) -> String {
     let mut out = format!("{} {}", r.status, r.id);
+    if !r.unobserved.is_empty() {
+        // What the engine doesn't report wasn't checked: "PASS …, knowledge not observed".
+        let _ = write!(out, ", {}", r.unobserved.join(", "));
+    }
     match r.gate {
         Gate::KnownFailure => out.push_str(" (expected: baseline)"),
         Gate::UnexpectedPass => {
@@ -190,6 +194,9 @@ pub fn junit(run: &CheckRun) -> String {
                 skipped += 1;
                 let _ = write!(cases, "<skipped message=\"expected {s} (baseline)\">{detail}</skipped>");
             }
+            (_, Status::Pass) if !r.unobserved.is_empty() => {
+                let _ = write!(cases, "<system-out>{}</system-out>", xml(&r.unobserved.join(", ")));
+            }
             (_, Status::Pass) => {}
             (_, Status::Unsupported) => {
                 skipped += 1;
@@ -290,6 +297,13 @@ pub fn markdown(run: &CheckRun) -> String {
         out.push_str("\n## Not passing\n\n");
         for r in not_passing {
             let _ = writeln!(out, "- **{}** [{}]({}): {}", r.status, short(&r.id), r.id, md(&r.message));
+        }
+    }
+    let unobserved: Vec<&ScenarioResult> = run.scenarios.iter().filter(|r| !r.unobserved.is_empty()).collect();
+    if !unobserved.is_empty() {
+        out.push_str("\n## Not observed\n\nWhat the engine doesn't report was not checked for these scenarios:\n\n");
+        for r in unobserved {
+            let _ = writeln!(out, "- **{}** [{}]({}): {}", r.status, short(&r.id), r.id, r.unobserved.join(", "));
         }
     }
     let _ = writeln!(

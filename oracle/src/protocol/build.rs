@@ -7,7 +7,7 @@ use super::{Mode, ScenarioMessage};
 use crate::cards::def::CardDef;
 use crate::model::Game;
 use crate::scenario::Loaded;
-use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind};
+use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
 
 /// Tags that describe a scenario's history rather than what an engine needs to run it.
 const NOT_FEATURES: [&str; 1] = ["regression"];
@@ -33,7 +33,27 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     if scenario.players.iter().any(|p| !p.outside.is_empty()) {
         out.insert("outside-the-game".into());
     }
+    // Steps that come from outside the scenario: an engine often has them only as a debug action
+    // that skips what a real cause would do (a "leaves the battlefield" trigger), so each has a
+    // tag an adapter can leave out of `supports.features`.
+    for step in &scenario.steps {
+        if let Some(tag) = outside_step_feature(step) {
+            out.insert(tag.into());
+        }
+    }
     out.into_iter().collect()
+}
+
+/// The feature tag of a step something outside the scenario does (`dies`, `exile`,
+/// `to_graveyard`, also inside an `attempt`).
+pub fn outside_step_feature(step: &Step) -> Option<&'static str> {
+    match step {
+        Step::Dies { .. } => Some("step-dies"),
+        Step::Exile { .. } => Some("step-exile"),
+        Step::ToGraveyard { .. } => Some("step-to-graveyard"),
+        Step::Attempt { step, .. } => outside_step_feature(step),
+        _ => None,
+    }
 }
 
 /// The scenario as sent to an engine in `mode`. Card ids, owners and controllers are filled in

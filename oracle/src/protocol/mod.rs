@@ -11,6 +11,7 @@
 //! | engine → oracle | `result` | the outcome (final zones, who knows what, life, counters, event log) |
 //! | engine → oracle | `unsupported` | the engine can't run this scenario, and why |
 //! | engine → oracle | `error` | the engine failed on this scenario |
+//! | engine → oracle | `no_such_choice` | (v2) a scripted decision the engine can't follow: its engine offers no such choice, with what it did offer |
 //! | oracle → engine | `stop` | the run is over; the engine exits |
 //!
 //! The scenario in a `run` message reuses the scenario file's types ([`PlayerSetup`],
@@ -27,14 +28,41 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::cards::def::CardDef;
+use crate::observables::Observable;
+use crate::offers::Offer;
 use crate::outcome::Outcome;
 use crate::scenario::format::{CardSetup, PlayerSetup, ScriptedDecision, Step};
 
-pub use build::{features_of, scenario_message, to_scenario};
+pub use build::{features_of, outside_step_feature, scenario_message, to_scenario};
 
-/// The protocol version. An engine that answers `hello` with another version is not run.
+/// The protocol version. An engine that answers `hello` with a version the oracle doesn't accept
+/// ([`ACCEPTED_VERSIONS`]) is not run.
 /// Version 1: `start`/`hello`, `run`/`result`/`unsupported`/`error`, `stop`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// Version 2: `hello.supports.observables` (what the engine reports; the rest isn't judged),
+/// `hello.supports.offers` and `result.offered` (the options offered at each decision, compared
+/// with the legal ones), `supports.cards: "any"`, `triggered.on` optional, the `no_such_choice`
+/// answer, and feature tags for steps that come from outside the scenario.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The versions an engine may answer `hello` with. A version 1 engine is version 2 without the
+/// new fields, so it is judged as before.
+pub const ACCEPTED_VERSIONS: [u32; 2] = [1, 2];
+
+/// The public vocabulary of `triggered.on`: the kinds of event a trigger can fire on.
+pub const TRIGGER_KINDS: [&str; 12] = [
+    "dies",
+    "another_creature_dies",
+    "enters",
+    "leaves_battlefield",
+    "put_into_graveyard",
+    "this_cycled",
+    "cycled",
+    "discarded",
+    "cycled_or_discarded",
+    "sacrificed",
+    "searched_library",
+    "shuffled_library",
+];
 
 /// How the engine is to make the scenario's choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
@@ -104,6 +132,25 @@ pub enum FromEngine {
         seq: u64,
         /// Final zones, knowledge, life, counters and the event log (`mtg-oracle schema outcome`).
         outcome: Outcome,
+        /// (v2, with `supports.offers`) What the engine offered at each decision, in order:
+        /// compared with the legal options.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        offered: Vec<Offer>,
+    },
+    /// (v2) A scripted decision the engine can't follow because it offers no such choice (an
+    /// engine that always takes every copy, asked to find only the graveyard one). The oracle
+    /// decides: a legal scripted choice the engine can't make is a FAIL (a legal option missing).
+    NoSuchChoice {
+        /// The `seq` of the `run` message.
+        seq: u64,
+        /// Which scripted decision: its index in the scenario's `decisions`.
+        decision: usize,
+        /// What the engine offered instead, if it can say.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        offered: Option<Offer>,
+        /// Why, in words.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        message: String,
     },
     /// The engine can't run this scenario (a card, step or feature it doesn't have).
     Unsupported {
@@ -146,13 +193,51 @@ pub struct Supports {
     /// Player counts the engine can set up (default: any).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub players: Option<Vec<usize>>,
-    /// Card names the engine knows (default: any).
+    /// Card names the engine knows, or `"any"` for an engine that reads any Oracle text (and
+    /// answers `unsupported` per scenario); default: any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cards: Option<Vec<String>>,
+    pub cards: Option<CardSupport>,
     /// Features it supports, from the scenario feature vocabulary (`hypothetical-card`,
     /// `face-down`, `outside-the-game`, … — a scenario's `features`); default: all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<String>>,
+    /// (v2) The observables the engine reports (`known`, `library_top`, `moves_within_library`,
+    /// `looked_at`, `revealed_empty`, `trigger_kind`); default: all of them. What it doesn't
+    /// report is not judged, and every report names it per scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observables: Option<Vec<Observable>>,
+    /// (v2) The engine reports, with each `result`, the options it offered at each decision
+    /// (`offered`), and they are compared with the legal options.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offers: bool,
+}
+
+/// The cards an engine knows: a list of names, or any card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CardSupport {
+    /// Any card (the engine reads Oracle text): `"any"`.
+    Any(AnyCard),
+    /// These names.
+    Names(Vec<String>),
+}
+
+/// The word `any`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AnyCard {
+    /// Any card.
+    Any,
+}
+
+impl CardSupport {
+    /// Whether a card of this name is supported.
+    pub fn knows(&self, name: &str) -> bool {
+        match self {
+            CardSupport::Any(_) => true,
+            CardSupport::Names(names) => names.iter().any(|n| n == name),
+        }
+    }
 }
 
 /// A scenario as sent to an engine: what the scenario file says about the game, without its

@@ -41,13 +41,14 @@ pub fn parse_from_engine(line: &str) -> Result<FromEngine, String> {
     let kind = map.get("type").and_then(Value::as_str).map(str::to_string).ok_or("no `type` field")?;
     let keep: &[&str] = match kind.as_str() {
         "hello" => &["type", "protocol", "engine", "supports"],
-        "result" => &["type", "seq", "outcome"],
+        "result" => &["type", "seq", "outcome", "offered"],
+        "no_such_choice" => &["type", "seq", "decision", "offered", "message"],
         "unsupported" => &["type", "seq", "reason", "link"],
         "error" => &["type", "seq", "message"],
         other => return Err(format!("unknown message type `{other}`")),
     };
     map.retain(|k, _| keep.contains(&k.as_str()));
-    for (key, fields) in [("engine", &["name", "version", "seed"][..]), ("supports", &["players", "cards", "features"])]
+    for (key, fields) in [("engine", &["name", "version", "seed"][..]), ("supports", &["players", "cards", "features", "observables", "offers"])]
     {
         if let Some(Value::Object(inner)) = map.get_mut(key) {
             inner.retain(|k, _| fields.contains(&k.as_str()));
@@ -114,8 +115,33 @@ pub fn check_outcome(outcome: &Outcome, setup: &Setup, steps: usize) -> Result<(
                     "card" | "cards" | "found" | "source" => card(t, &mut problems, &place),
                     "player" | "controller" | "library" => player(t, &mut problems, &place),
                     "from" | "to" | "zones" => zone(t, &mut problems, &place),
+                    "on" if !super::TRIGGER_KINDS.contains(&t) => problems.push(format!(
+                        "{place}: `on` is `{t}`, not one of the trigger kinds {} (or leave it out)",
+                        super::TRIGGER_KINDS.join(", ")
+                    )),
                     _ => {}
                 }
+            }
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+/// Checks that offers speak of this scenario: players, card ids and steps. Returns every problem.
+pub fn check_offers(offers: &[crate::offers::Offer], setup: &Setup, steps: usize) -> Result<(), Vec<String>> {
+    let names = setup.game.names();
+    let mut problems = Vec::new();
+    for (i, o) in offers.iter().enumerate() {
+        let place = format!("offered[{i}]");
+        if o.step >= steps {
+            problems.push(format!("{place}: step {} but the scenario has {steps} step(s)", o.step));
+        }
+        if !names.contains(&o.player) {
+            problems.push(format!("{place}: `{}` is not a player of this scenario ({})", o.player, names.join(", ")));
+        }
+        for c in &o.cards {
+            if !setup.ids.contains_key(c) && !crate::scenario::is_run_time_id(setup, c) {
+                problems.push(format!("{place}: `{c}` is not a card id of this scenario"));
             }
         }
     }
