@@ -62,6 +62,7 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
             std::iter::once(Choice::Cast(None)).chain(options.iter().map(|&c| Choice::Cast(Some(c)))).collect()
         }
         Decision::Targets { options, .. } => options.iter().map(|t| Choice::Targets(t.clone())).collect(),
+        Decision::SearchLimit { options, .. } => options.iter().map(|&n| Choice::Limit(n)).collect(),
         Decision::Random { from, count, .. } => {
             let mut out = Vec::new();
             combinations(from, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
@@ -219,6 +220,7 @@ impl Decider for FirstLegal {
             Decision::Name { options, .. } => Choice::Name(options.first().cloned().ok_or_else(none)?),
             Decision::CastFree { .. } => Choice::Cast(None),
             Decision::Targets { options, .. } => Choice::Targets(options.first().cloned().ok_or_else(none)?),
+            Decision::SearchLimit { options, .. } => Choice::Limit(*options.first().ok_or_else(none)?),
             Decision::Find { parts, joint_min, .. } => {
                 find_choice(parts, *joint_min, |p, taken| a_legal_find(game, p, taken)).ok_or_else(none)?
             }

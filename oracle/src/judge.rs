@@ -527,6 +527,21 @@ impl Decider for Observed<'_> {
                 }
                 Ok(Choice::Targets(chosen))
             }
+            Decision::SearchLimit { player, options } => {
+                // 616.1: the limit the searcher applied last is the one their `searched` event
+                // reports (the event its "may" claimed, else their next one of the step); the
+                // search checks it against the limits that apply.
+                let who = name(*player);
+                let event = match self.reserved.get(player) {
+                    Some(&i) => Some(i),
+                    None => self.find(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)),
+                };
+                let logged = event.and_then(|i| match &self.events[i].event {
+                    Event::Searched { library_top, .. } => *library_top,
+                    _ => None,
+                });
+                Ok(Choice::Limit(logged.or_else(|| options.first().copied()).unwrap_or(0)))
+            }
             Decision::Random { player, purpose, from, count } => {
                 let library = ZoneRef::Library(*player).display(&names);
                 let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_str()).collect();

@@ -369,6 +369,8 @@ impl Outcome {
         }
         out.counters.retain(|_, v| *v != 0);
         out.events = canonical_events(&self.events);
+        // 701.20a: revealing (or looking at) no card shows nothing; logged or not, it is the same.
+        out.events.retain(|e| !crate::rules::reveal::shows_nothing(&e.event));
         out
     }
 }

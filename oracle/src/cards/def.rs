@@ -144,6 +144,12 @@ pub enum UnmodelledWhen {
     Enters,
     /// When it leaves the battlefield or dies (dies triggers, graveyard replacements).
     LeavesBattlefield,
+    /// While its owner searches the library it is in and it is among the cards looked at
+    /// (Panglacial Wurm, which may be cast from there during the search).
+    InSearchedLibrary,
+    /// When its controller draws a card while it is on the battlefield ("whenever you draw a
+    /// card" triggers such as Jace's Erasure's).
+    ControllerDraws,
 }
 
 /// The resolving part of an instant or sorcery: its targets and its instructions in order.

@@ -244,11 +244,14 @@ fn relation_holds(r: Relation, controller: usize, actor: usize) -> bool {
     }
 }
 
-/// The 701.23f limit for `searcher`: the smallest count among face-up permanents whose
-/// replacement applies to them (614.5: once limited, another such effect changes nothing more).
-fn expected_cap(b: &Built, searcher: usize) -> Option<u32> {
+/// The 701.23f limit for `searcher`: the count of one of the face-up permanents whose replacement
+/// applies to them — the one the searcher applied last (616.1: they order the effects; 614.5:
+/// each applies once). `logged` is the limit the search reported: it is expected when it is one
+/// of those counts; otherwise the smallest is, so the check names the difference.
+fn expected_cap(b: &Built, searcher: usize, logged: Option<u32>) -> Option<u32> {
     let n = b.case.player_count();
-    b.case
+    let caps: BTreeSet<u32> = b
+        .case
         .censors
         .iter()
         .filter(|c| !c.face_down)
@@ -256,7 +259,8 @@ fn expected_cap(b: &Built, searcher: usize) -> Option<u32> {
             let (count, rel) = if c.real { (4, Relation::Opponent) } else { (u32::from(c.count), c.applies_to) };
             relation_holds(rel, usize::from(c.controller) % n, searcher).then_some(count)
         })
-        .min()
+        .collect();
+    logged.filter(|l| caps.contains(l)).or_else(|| caps.first().copied())
 }
 
 /// The cards in a zone when the search resolves: the starting cards, without the search card,
@@ -295,7 +299,8 @@ pub fn search_contexts(b: &Built, o: &Outcome) -> Result<Vec<SearchContext>, Che
             .position(|p| p == player)
             .ok_or_else(|| fail("quantity", format!("a search by `{player}`, who is not a player")))?;
         let whose = b.case.target_player().unwrap_or(searcher);
-        let cap = if specs[0].zones.contains(&SearchZone::Library) { expected_cap(b, searcher) } else { None };
+        let cap =
+            if specs[0].zones.contains(&SearchZone::Library) { expected_cap(b, searcher, *library_top) } else { None };
         // 701.23i: simultaneous searchers look at the same cards; a card an earlier one found is
         // not there for the later ones to find.
         let mut looked: Vec<String> = Vec::new();
@@ -481,7 +486,7 @@ pub fn quantity_rules(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
 
 /// Public zones are complete (701.23b, 400.2): a search for a stated quality that didn't find
 /// as many cards as it could must have found every matching card in a public zone (graveyards);
-/// "all" means every one of them.
+/// "all" means every one of them. Not for "up to N", where finding fewer is the searcher's choice.
 pub fn public_zone_completeness(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
     let specs = b.case.specs();
     if specs.len() != 1 {
@@ -489,6 +494,10 @@ pub fn public_zone_completeness(b: &Built, o: &Outcome) -> Result<(), CheckFailu
     }
     let s = &specs[0];
     if s.filter.as_ref().is_none_or(Filter::is_quantity_only) {
+        return Ok(());
+    }
+    // "up to N" lets the searcher choose how many, from zero: a public card may be left too.
+    if matches!(s.count, Count::UpTo(_)) {
         return Ok(());
     }
     for ctx in search_contexts(b, o)? {

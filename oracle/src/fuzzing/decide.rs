@@ -150,7 +150,8 @@ impl ByteDecider<'_> {
             | Decision::Discard { .. }
             | Decision::Name { .. }
             | Decision::CastFree { .. }
-            | Decision::Targets { .. } => crate::explore::options(game, decision, usize::MAX)
+            | Decision::Targets { .. }
+            | Decision::SearchLimit { .. } => crate::explore::options(game, decision, usize::MAX)
                 .ok()
                 .and_then(|o| o.into_iter().next())
                 .ok_or_else(none)?,
@@ -192,6 +193,7 @@ fn kind(d: &Decision) -> &'static str {
         Decision::Name { .. } => "name",
         Decision::CastFree { .. } => "cast",
         Decision::Targets { .. } => "targets",
+        Decision::SearchLimit { .. } => "search limit",
     }
 }
 

@@ -1,11 +1,13 @@
 //! Choosing a card name (CR 201.3 with 709.4a for split cards).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
+use crate::cards::CardPool;
 use crate::effects::Filter;
 use crate::model::Game;
 use crate::rules::Violation;
-use crate::rules::characteristics::{face_chars, matches};
+use crate::rules::characteristics::{Chars, face_chars, matches};
 
 /// Names a player may choose that belong to cards in the game: each face of a split card
 /// separately (709.4a: one of its names, never both), filtered by the kind of card named.
@@ -24,9 +26,30 @@ pub fn nameable(game: &Game, filter: &Filter) -> Vec<String> {
     names.into_iter().collect()
 }
 
-/// 709.4a: a split card's combined name ("Cease // Desist") is not a card name; one of its halves'
-/// names is. A name of a card that isn't in the game may be chosen (it finds nothing), but it must
-/// not be the name of a card in the game that doesn't fit the filter.
+/// What the oracle knows about a name beyond the game: the faces of the real cards of the bundled
+/// pool that carry it (card or token), so a name is judged by the card it belongs to even when no
+/// such card is in the game.
+fn pool_faces() -> &'static BTreeMap<String, Vec<(bool, Chars)>> {
+    static FACES: OnceLock<BTreeMap<String, Vec<(bool, Chars)>>> = OnceLock::new();
+    FACES.get_or_init(|| {
+        let mut out: BTreeMap<String, Vec<(bool, Chars)>> = BTreeMap::new();
+        if let Ok(pool) = CardPool::bundled() {
+            for def in pool.cards() {
+                for face in def.faces() {
+                    out.entry(face.name.clone()).or_default().push((def.token, face_chars(face)));
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Checks a chosen card name (201.3 and its subrules, 709.4a). The name must be a card's name —
+/// one of a split card's names, not both together (709.4a) — and not the name of a token that no
+/// card has (a Clue); a name chosen "with" a quality ("a nonland card name") must be the name of
+/// a card with that quality, so the name of a land card (Plains, Hallowed Fountain) can't be
+/// chosen for it, whether or not such a card is in the game. A name the oracle doesn't know at
+/// all (a real card outside the bundled pool) may be chosen: it finds nothing.
 pub fn check_name(game: &Game, name: &str, filter: &Filter) -> Result<(), Violation> {
     if name.contains(" // ") {
         return Err(Violation::new(
@@ -34,11 +57,20 @@ pub fn check_name(game: &Game, name: &str, filter: &Filter) -> Result<(), Violat
             format!("`{name}` names both halves of a split card; a player chooses one of its names, not both"),
         ));
     }
-    let in_game_unfit = game
+    // Every face with this name: of objects in the game (their own definitions, hypothetical
+    // cards included) and of the bundled pool. `true` marks a token's.
+    let mut faces: Vec<(bool, Chars)> = game
         .objs
         .iter()
-        .any(|o| o.def.faces().iter().any(|f| f.name == name && !matches(&face_chars(f), filter, None)));
-    if in_game_unfit && !nameable(game, filter).iter().any(|n| n == name) {
+        .flat_map(|o| o.def.faces().into_iter().filter(|f| f.name == name).map(|f| (o.token || o.def.token, face_chars(f))))
+        .collect();
+    faces.extend(game.token_defs.get(name).map(|d| (true, face_chars(d))));
+    faces.extend(pool_faces().get(name).cloned().unwrap_or_default());
+    let cards: Vec<&Chars> = faces.iter().filter(|(token, _)| !token).map(|(_, c)| c).collect();
+    if cards.is_empty() && !faces.is_empty() {
+        return Err(Violation::new("201.3", format!("`{name}` is the name of a token, not of a card")));
+    }
+    if !cards.is_empty() && !cards.iter().any(|c| matches(c, filter, None)) {
         return Err(Violation::new(
             "201.3",
             format!("`{name}` is not the name of a card that is {}", crate::effects::describe_filter(filter)),

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::effects::{Count, Filter, Relation, Replacement, SearchSpec};
+use crate::effects::{Count, Effect, Filter, Relation, Replacement, SearchSpec};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
@@ -40,6 +40,11 @@ pub struct PartPlan {
     pub max: usize,
     /// "all": every public candidate must be found (701.23b).
     pub all: bool,
+    /// "up to N" / "any number": the searcher chooses how many to find, from zero, so a matching
+    /// card in a public zone may be left where it is too (701.23b reads "find" as a choice the
+    /// instruction gives; the Memoricide and Surgical Extraction rulings: any card with the name
+    /// may be left in the zone it is in). Only "all" and "a" / "N" force public finds.
+    pub choose_how_many: bool,
     /// Found cards must have different names.
     pub different_names: bool,
     /// The kind of description.
@@ -50,10 +55,18 @@ pub struct PartPlan {
 
 /// The Aven Mindcensor replacement (614.1a, 701.23f): if any permanent's controller has an
 /// effect that limits `searcher`'s library searches, the searcher looks only at the top N cards
-/// of any library they search — their own or another's. Several such effects leave the smallest
-/// N: applying one to an already-limited search changes nothing more (614.5).
-pub fn library_cap(game: &Game, searcher: PlayerId) -> Option<u32> {
-    game.zone(ZoneRef::Battlefield)
+/// of any library they search — their own or another's. Returns the limits of every such effect
+/// that applies, each once, smallest first; empty when none does.
+///
+/// Several of them (616.1): the searcher is the affected player and chooses the order in which
+/// they apply. Each applies once (614.5), and each replaces the search — still a search of that
+/// library, 701.23f — with a search of that library's top N cards, so whichever is applied last
+/// decides how many cards are looked at: Aven Mindcensor's four, or another effect's seven if
+/// the searcher applies that one last. Any of these limits is a legal result
+/// ([`check_library_cap`]).
+pub fn library_caps(game: &Game, searcher: PlayerId) -> Vec<u32> {
+    let caps: BTreeSet<u32> = game
+        .zone(ZoneRef::Battlefield)
         .iter()
         .flat_map(|&obj| {
             let o = game.obj(obj);
@@ -69,7 +82,23 @@ pub fn library_cap(game: &Game, searcher: PlayerId) -> Option<u32> {
                 _ => None,
             })
         })
-        .min()
+        .collect();
+    caps.into_iter().collect()
+}
+
+/// 616.1: the limit a searcher ends up with must be that of one of the effects that applied (the
+/// one they applied last, [`library_caps`]).
+pub fn check_library_cap(options: &[u32], chosen: u32) -> Result<(), Violation> {
+    if options.contains(&chosen) {
+        return Ok(());
+    }
+    Err(Violation::new(
+        "616.1",
+        format!(
+            "a search limited to the top {chosen} cards, but the limits that apply are {options:?}: the searcher \
+             orders them and the last one applied decides"
+        ),
+    ))
 }
 
 /// True if `actor` stands in `relation` to `controller`.
@@ -134,7 +163,18 @@ pub fn plan_part(
     // Never more than can be found (different names can leave fewer than the cards there).
     let min = spec.count.asked_min().min(forced_pool).min(max);
     let outside_searched = spec.zones.contains(&crate::effects::SearchZone::Outside);
-    PartPlan { candidates, public, min, max, all, different_names: spec.different_names, quality, outside_searched }
+    let choose_how_many = matches!(spec.count, Count::UpTo(_));
+    PartPlan {
+        candidates,
+        public,
+        min,
+        max,
+        all,
+        choose_how_many,
+        different_names: spec.different_names,
+        quality,
+        outside_searched,
+    }
 }
 
 fn distinct_names(game: &Game, cards: &[ObjId]) -> usize {
@@ -201,8 +241,11 @@ pub fn check_found(
         ));
     }
     // 701.23b lets a searcher fail to find only in hidden zones: a matching card in a public
-    // zone may be left only when the search already found as many cards as it could.
+    // zone may be left only when the search already found as many cards as it could — unless
+    // the instruction lets the searcher choose how many ("up to N", "any number"), when leaving
+    // it is simply finding fewer.
     if plan.quality == Quality::Stated
+        && !plan.choose_how_many
         && found.len() < plan.max
         && let Some(&missed) = plan.public.iter().find(|o| !found_set.contains(o))
     {
@@ -334,6 +377,25 @@ pub fn joint_minimum(parts: &mut [PartPlan]) -> usize {
         p.min = 0;
     }
     union.len()
+}
+
+/// 701.23h: an instruction that shuffles a library (or puts cards into one and shuffles it)
+/// ends the run of search instructions that count as one search: a search after it is another.
+/// Any shuffle ends it, whichever library, which can only split searches that the rule would
+/// merge when an effect shuffles another player's library in between (no card does).
+pub fn ends_merge_window(effect: &Effect) -> bool {
+    matches!(effect, Effect::Shuffle(_) | Effect::ShuffleInto(_) | Effect::ShuffleTargetCardsInto)
+}
+
+/// 701.23h: instructions between two merged search instructions that the oracle carries out
+/// after the one search without changing it — they touch no library, hand or graveyard and name
+/// nothing a search refers to (life totals, counters, a Clue token). Any other instruction
+/// there makes the effect not modelled.
+pub fn runs_after_merged_search(effect: &Effect) -> bool {
+    matches!(
+        effect,
+        Effect::LoseLife { .. } | Effect::GainLife { .. } | Effect::GainLifeX | Effect::AddCounters { .. } | Effect::Investigate
+    )
 }
 
 /// 701.23h: a merged search reports one list of found cards; this splits it among the merged

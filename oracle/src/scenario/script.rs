@@ -99,7 +99,7 @@ fn kind_of(d: &Decision) -> Option<ScriptKind> {
         Decision::Name { .. } => Some(ScriptKind::Name),
         Decision::CastFree { .. } => Some(ScriptKind::Cast),
         Decision::Targets { .. } => Some(ScriptKind::Targets),
-        Decision::Random { .. } | Decision::OrderTriggers { .. } => None,
+        Decision::Random { .. } | Decision::OrderTriggers { .. } | Decision::SearchLimit { .. } => None,
     }
 }
 

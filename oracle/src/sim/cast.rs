@@ -585,7 +585,7 @@ impl Sim<'_> {
             return Ok(()); // An empty library: nothing to draw (704.5b is not modelled).
         };
         self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "121.1");
-        Ok(())
+        self.refuse_unmodelled_draw_watchers(player)
     }
 }
 

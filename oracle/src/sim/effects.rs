@@ -11,7 +11,10 @@ use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::{apnap_order, bit, opponents};
 use crate::rules::characteristics::matches;
-use crate::rules::search::{PartPlan, check_found, joint_minimum, library_cap, plan_part};
+use crate::rules::search::{
+    PartPlan, check_found, check_library_cap, ends_merge_window, joint_minimum, library_caps, plan_part,
+    runs_after_merged_search,
+};
 use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
 use crate::rules::zones::{Position, can_enter_battlefield};
@@ -143,18 +146,49 @@ impl Sim<'_> {
         let mut i = 0;
         while i < effects.len() {
             if let Effect::Search(first) = &effects[i] {
-                // 701.23h: several instructions to search the same library before it is shuffled
-                // are one search.
+                // 701.23h: every instruction of this effect to search the same library before
+                // the instruction to shuffle it is one search, also when other instructions stand
+                // between them ("search for a Forest card, lose 1 life, search for a Plains card,
+                // then shuffle").
                 let mut group = vec![first.clone()];
-                while let Some(Effect::Search(next)) = effects.get(i + group.len()) {
+                let mut last_merged = i;
+                let mut j = i + 1;
+                while let Some(next) = effects.get(j) {
                     let last = group.last().expect("group is never empty");
-                    if !mergeable(last, next) {
-                        break;
+                    match next {
+                        Effect::Search(next) if mergeable(last, next) => {
+                            group.push(next.clone());
+                            last_merged = j;
+                        }
+                        Effect::Search(_) => break,
+                        other if ends_merge_window(other) => break,
+                        _ if last.shuffle => break,
+                        _ => {}
                     }
-                    group.push(next.clone());
+                    j += 1;
                 }
-                i += group.len();
+                let between: Vec<&Effect> = effects
+                    .get(i + 1..last_merged)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter(|e| !matches!(e, Effect::Search(_)))
+                    .collect();
+                if let Some(e) = between.iter().find(|e| !runs_after_merged_search(e)) {
+                    return Err(SimError::Unsupported {
+                        step: self.step,
+                        message: format!(
+                            "701.23h: the search instructions around {e:?} are one search, and carrying that \
+                             instruction out after the search is not modelled"
+                        ),
+                    });
+                }
+                // The one search happens at the first instruction; the instructions between the
+                // merged ones follow it in order.
                 self.search(ctx, &group)?;
+                for e in between {
+                    self.instruction(ctx, e)?;
+                }
+                i = last_merged + 1;
                 continue;
             }
             self.instruction(ctx, &effects[i])?;
@@ -178,6 +212,10 @@ impl Sim<'_> {
                     let everyone = self.game.everyone();
                     for &o in &hand {
                         self.game.objs[o].known |= everyone; // 701.20a
+                    }
+                    // 701.20a: an empty hand shows no card, so there is nothing to log.
+                    if hand.is_empty() {
+                        continue;
                     }
                     let cards = hand.iter().map(|&o| self.id(o)).collect();
                     let player = self.pname(p);
@@ -774,6 +812,7 @@ impl Sim<'_> {
                 None => searcher,
             };
             let (looked_at, cap) = self.look(searcher, whose, &head.zones, &mut windows)?;
+            self.refuse_unmodelled_in_searched_library(searcher, &looked_at)?;
             looks.push((searcher, whose, looked_at, cap));
         }
         let mut results = Vec::new();
@@ -976,8 +1015,12 @@ impl Sim<'_> {
             match z {
                 SearchZone::Library => {
                     // Mutant `mindcensor-ignored-multi-zone`: no limit when other zones are searched too.
-                    cap = library_cap(&self.game, searcher)
-                        .filter(|_| zones.len() == 1 || !mutants::is(Mutant::MindcensorIgnoredMultiZone));
+                    let caps = if zones.len() == 1 || !mutants::is(Mutant::MindcensorIgnoredMultiZone) {
+                        library_caps(&self.game, searcher)
+                    } else {
+                        Vec::new()
+                    };
+                    cap = self.library_limit(searcher, caps)?;
                     match cap {
                         None => looked.extend_from_slice(self.game.zone(zone)),
                         Some(n) => {
@@ -1008,6 +1051,26 @@ impl Sim<'_> {
             }
         }
         Ok((looked, cap))
+    }
+
+    /// The 701.23f limit of a library search: none, the one that applies, or — when several
+    /// apply — the one the searcher applies last (616.1).
+    fn library_limit(&mut self, searcher: PlayerId, caps: Vec<u32>) -> Result<Option<u32>, SimError> {
+        if caps.len() < 2 {
+            return Ok(caps.first().copied());
+        }
+        let chosen = match self.decide(&Decision::SearchLimit { player: searcher, options: caps.clone() })? {
+            Choice::Limit(n) => n,
+            other => {
+                return Err(self.illegal(
+                    Violation::new("616.1", format!("{other:?} is not a search limit")),
+                    caps.iter().map(|n| format!("top {n}")).collect(),
+                ));
+            }
+        };
+        check_library_cap(&caps, chosen)
+            .map_err(|v| self.illegal(v, caps.iter().map(|n| format!("top {n}")).collect()))?;
+        Ok(Some(chosen))
     }
 
     /// The top `n` cards of a library (701.23f); where a shuffle left their order random,

@@ -198,6 +198,14 @@ pub enum Decision {
         /// Every legal combination.
         options: Vec<Vec<TargetChoice>>,
     },
+    /// Which of several 701.23f limits applies last (616.1: the searcher orders the replacement
+    /// effects), answered with `Limit`.
+    SearchLimit {
+        /// The searcher.
+        player: PlayerId,
+        /// The limits of the effects that apply, smallest first.
+        options: Vec<u32>,
+    },
     /// Chance: which `count` cards of `from` are where a shuffled library's order put them
     /// (the top card drawn, the top N searched). Not a player's choice.
     Random {
@@ -225,7 +233,8 @@ impl Decision {
             | Decision::Discard { player, .. }
             | Decision::Name { player, .. }
             | Decision::CastFree { player, .. }
-            | Decision::Targets { player, .. } => *player,
+            | Decision::Targets { player, .. }
+            | Decision::SearchLimit { player, .. } => *player,
             Decision::Find { searcher, .. } => *searcher,
         }
     }
@@ -248,6 +257,8 @@ pub enum Choice {
     Cast(Option<(ObjId, Option<usize>)>),
     /// Targets, for [`Decision::Targets`].
     Targets(Vec<TargetChoice>),
+    /// A library search limit, for [`Decision::SearchLimit`].
+    Limit(u32),
 }
 
 /// Why a simulation stopped.

@@ -55,6 +55,45 @@ impl Sim<'_> {
         self.settle_reveals();
     }
 
+    /// A card drawn by `player`: an unmodelled "whenever you draw a card" ability of a permanent
+    /// they control would trigger (Jace's Erasure), so the run is not modelled rather than run
+    /// without it. A face-down permanent has no abilities (708.2).
+    pub(crate) fn refuse_unmodelled_draw_watchers(&self, player: PlayerId) -> Result<(), SimError> {
+        let watcher = self.game.zone(ZoneRef::Battlefield).iter().map(|&o| self.game.obj(o)).find(|o| {
+            o.controller == player && !o.face_down && o.def.unmodelled_acts.contains(&UnmodelledWhen::ControllerDraws)
+        });
+        match watcher {
+            Some(o) => Err(SimError::Unsupported {
+                step: self.step,
+                message: format!("{}: {}", o.def.name, o.def.unmodelled.clone().unwrap_or_default()),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// A search by `searcher` of their own library looked at `looked_at`: a card there whose
+    /// unmodelled ability works while its owner searches that library (Panglacial Wurm, which may
+    /// be cast during the search) would act, so the run is not modelled. Only the cards looked at
+    /// count: under a 701.23f limit a card below the window can't be cast.
+    pub(crate) fn refuse_unmodelled_in_searched_library(
+        &self,
+        searcher: PlayerId,
+        looked_at: &[ObjId],
+    ) -> Result<(), SimError> {
+        let hit = looked_at.iter().map(|&o| self.game.obj(o)).find(|o| {
+            o.zone == ZoneRef::Library(searcher)
+                && o.owner == searcher
+                && o.def.unmodelled_acts.contains(&UnmodelledWhen::InSearchedLibrary)
+        });
+        match hit {
+            Some(o) => Err(SimError::Unsupported {
+                step: self.step,
+                message: format!("{} in the library being searched: {}", o.def.name, o.def.unmodelled.clone().unwrap_or_default()),
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// 610.3c: cards exiled "until this leaves the battlefield" return to the battlefield under
     /// their owners' control when it leaves.
     fn return_exiled_until(&mut self, source: ObjId, source_no: u32) {
@@ -285,6 +324,9 @@ impl Sim<'_> {
         for &o in cards {
             crate::rules::reveal::reveal(&mut self.game, o);
         }
+        if cards.is_empty() {
+            return; // 701.20a: no card is shown.
+        }
         let ids = cards.iter().map(|&o| self.id(o)).collect();
         let player = self.pname(player);
         self.emit(Event::Revealed { player, cards: ids }, clause);
@@ -294,6 +336,9 @@ impl Sim<'_> {
     pub(crate) fn look_at_cards(&mut self, player: PlayerId, cards: &[ObjId]) {
         for &o in cards {
             crate::rules::reveal::look_at(&mut self.game, o, player);
+        }
+        if cards.is_empty() {
+            return; // 701.20e: no card is shown.
         }
         let ids = cards.iter().map(|&o| self.id(o)).collect();
         let p = self.pname(player);
