@@ -31,18 +31,19 @@ pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
         }
     }
     // Within each step, shuffle the events whose order is free and keep the relative order of
-    // searches and of triggers (701.23i, 603.3b), merging the three runs at random.
-    let mut by_step: BTreeMap<usize, [Vec<LoggedEvent>; 3]> = BTreeMap::new();
+    // searches, of triggers and of casts (701.23i, 603.3b, 101.4c), merging the runs at random.
+    let mut by_step: BTreeMap<usize, [Vec<LoggedEvent>; 4]> = BTreeMap::new();
     for e in out.events.drain(..) {
         let lane = match e.event {
             Event::Searched { .. } => 0,
             Event::Triggered { .. } => 1,
-            _ => 2,
+            Event::Cast { .. } => 2,
+            _ => 3,
         };
         by_step.entry(e.step).or_default()[lane].push(e);
     }
     for (_, mut lanes) in by_step {
-        lanes[2].shuffle(&mut rng);
+        lanes[3].shuffle(&mut rng);
         let mut queues: Vec<std::collections::VecDeque<LoggedEvent>> = lanes.into_iter().map(Into::into).collect();
         while queues.iter().any(|q| !q.is_empty()) {
             let open: Vec<usize> = (0..queues.len()).filter(|&i| !queues[i].is_empty()).collect();

@@ -861,17 +861,26 @@ pub fn compare(
     if missing.values().all(|n| *n == 0) && want.events != got.events {
         // Same events, different order: the relative order of searches (APNAP, 701.23i) or of
         // triggered abilities going on the stack (603.3b) differs.
-        let sequence = |o: &Outcome, searched: bool| -> Vec<String> {
+        let sequence = |o: &Outcome, kind: u8| -> Vec<String> {
             o.events
                 .iter()
-                .filter(|e| matches!(e.event, Event::Searched { .. }) == searched && is_ordered_event(&e.event))
+                .filter(|e| {
+                    let k = match e.event {
+                        Event::Searched { .. } => 0,
+                        Event::Cast { .. } => 2,
+                        _ => 1,
+                    };
+                    k == kind && is_ordered_event(&e.event)
+                })
                 .map(|e| format!("[{}] {}", e.step, show_short(&e.event)))
                 .collect()
         };
-        for (searched, clause, what) in
-            [(true, "701.23i", "searches (APNAP order)"), (false, "603.3b", "triggered abilities put on the stack")]
-        {
-            let (w, g) = (sequence(want, searched), sequence(&got, searched));
+        for (kind, clause, what) in [
+            (0, "701.23i", "searches (APNAP order)"),
+            (1, "603.3b", "triggered abilities put on the stack"),
+            (2, "101.4c", "spells cast during one resolution"),
+        ] {
+            let (w, g) = (sequence(want, kind), sequence(&got, kind));
             if w != g {
                 push(clause, format!("{what} happened in the order {g:?}; the rules give {w:?}"));
             }

@@ -105,6 +105,9 @@ pub struct Obj {
     pub controller: PlayerId,
     /// Its controller when it was last on the battlefield, for last known information (608.2h).
     pub last_controller: PlayerId,
+    /// Last known information (608.2h): the object number it had before its latest zone change,
+    /// and its characteristics as that object.
+    pub last_chars: Option<(u32, Arc<Chars>)>,
     /// Where it is.
     pub zone: ZoneRef,
     /// Increments each time it becomes a new object (CR 400.7).

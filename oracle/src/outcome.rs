@@ -318,7 +318,9 @@ pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
 
 /// Canonical order of a log: by step; within a step, `searched` events keep their relative order
 /// (the APNAP order of the searchers' decisions, 701.23i), then `triggered` events keep theirs
-/// (the order the abilities went on the stack, 603.3b), then every other event, sorted. Engines
+/// (the order the abilities went on the stack, 603.3b), then `cast` events keep theirs (the
+/// order of spells cast during one resolution is the caster's choice, 101.4c), then every other
+/// event, sorted. Engines
 /// are not required to agree on how they order the simultaneous parts of one resolution.
 pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
     let mut keyed: Vec<(usize, u8, usize, LoggedEvent)> = events
@@ -329,7 +331,8 @@ pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
             match e.event {
                 Event::Searched { .. } => (e.step, 0, i, normal),
                 Event::Triggered { .. } => (e.step, 1, i, normal),
-                _ => (e.step, 2, 0, normal),
+                Event::Cast { .. } => (e.step, 2, i, normal),
+                _ => (e.step, 3, 0, normal),
             }
         })
         .collect();
@@ -339,7 +342,7 @@ pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
 
 /// Whether the relative order of events of this kind within a step is part of an outcome.
 pub fn is_ordered_event(event: &Event) -> bool {
-    matches!(event, Event::Searched { .. } | Event::Triggered { .. })
+    matches!(event, Event::Searched { .. } | Event::Triggered { .. } | Event::Cast { .. })
 }
 
 /// Zones whose order is part of an outcome: libraries and the stack (400.5). Graveyards are

@@ -5,6 +5,14 @@ use crate::effects::Replacement;
 use crate::model::{Game, ObjId, ZoneRef};
 use crate::mutants::{self, Mutant};
 
+/// 702.34a: a spell cast with flashback is exiled instead of going anywhere else whenever it would
+/// leave the stack — into a graveyard, shuffled into a library, put into a library Nth from the
+/// top, or anywhere else. True when `card` is such a spell on the stack now.
+pub fn flashback_exiles(game: &Game, card: ObjId) -> bool {
+    let o = game.obj(card);
+    o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile && !mutants::is(Mutant::FlashbackNotExiled)
+}
+
 /// Where a card that would be put into a graveyard goes instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GraveyardFate {
@@ -26,7 +34,7 @@ pub enum GraveyardFate {
 /// the oracle doesn't model — the card's own effect is used and the choice is documented.
 pub fn graveyard_fate(game: &Game, card: ObjId, dies: bool) -> GraveyardFate {
     let o = game.obj(card);
-    if o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile && !mutants::is(Mutant::FlashbackNotExiled) {
+    if flashback_exiles(game, card) {
         return GraveyardFate::Exile("702.34a");
     }
     if o.zone == ZoneRef::Stack && o.flags.graveyard_to_exile {

@@ -4,6 +4,7 @@ use crate::effects::{Effect, TriggerEvent, WhoseLibrary};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::mutants::{self, Mutant};
 use crate::rules::search::relation_holds;
+use crate::rules::zones::is_public;
 
 /// A game event that triggered abilities may be waiting for.
 #[derive(Debug, Clone)]
@@ -65,6 +66,9 @@ pub struct PendingTrigger {
     pub targets: Vec<crate::effects::Target>,
     /// The source's object number when it triggered.
     pub source_no: u32,
+    /// For an ability that triggered on its own source leaving the battlefield: the object number
+    /// of the new object the source became, when that is in a public zone (400.7e).
+    pub found_no: Option<u32>,
 }
 
 /// How a creature that died was on the battlefield: its own "when this dies" looks back in time
@@ -82,12 +86,25 @@ pub struct LastOnBattlefield {
 /// The abilities `happening` triggers (603.2). Abilities of face-up permanents on the battlefield
 /// watch searches, shuffles and other creatures dying; a face-down permanent has no abilities
 /// (708.2); a dying creature's own "when this dies" is judged by `died`, how it last was.
-pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattlefield>) -> Vec<PendingTrigger> {
+///
+/// `lookback` lists permanents that left the battlefield earlier in the same simultaneous event
+/// (with how they were there): leaves-the-battlefield abilities look back in time (603.10a), so
+/// theirs trigger on a creature dying with them as if they were still on the battlefield.
+pub fn triggered_by(
+    game: &Game,
+    happening: Happening,
+    died: Option<LastOnBattlefield>,
+    lookback: &[(ObjId, LastOnBattlefield)],
+) -> Vec<PendingTrigger> {
     let mut out = Vec::new();
     let sources: Vec<ObjId> = match happening.clone() {
         // The dying creature's own ability looks back in time (603.10a); other permanents'
-        // "whenever another creature dies" abilities watch from the battlefield.
-        Happening::Died(obj) => std::iter::once(obj).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect(),
+        // "whenever another creature dies" abilities watch from the battlefield, and so do those
+        // of permanents that left it in the same event (603.10a).
+        Happening::Died(obj) => std::iter::once(obj)
+            .chain(game.zone(ZoneRef::Battlefield).iter().copied())
+            .chain(lookback.iter().map(|&(o, _)| o).filter(|&o| o != obj))
+            .collect(),
         Happening::Entered(obj) | Happening::PutIntoGraveyard(obj) | Happening::LeftBattlefield(obj) => vec![obj],
         // 702.29c: "when you cycle this card" triggers from wherever the card went.
         Happening::Discarded { card, cycled: true, .. } => {
@@ -97,11 +114,27 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
     };
     for source in sources {
         let o = game.obj(source);
+        let looked_back = lookback.iter().find(|&&(l, _)| l == source).map(|&(_, last)| last);
         let (controller, face_down, source_no) = match (happening.clone(), died) {
             (Happening::Died(dead) | Happening::LeftBattlefield(dead), Some(last)) if dead == source => {
                 (last.controller, last.face_down, last.object_no)
             }
-            _ => (o.controller, o.face_down, o.object_no),
+            _ => match looked_back {
+                Some(last) if matches!(happening, Happening::Died(_)) => {
+                    (last.controller, last.face_down, last.object_no)
+                }
+                _ => (o.controller, o.face_down, o.object_no),
+            },
+        };
+        // 400.7e: an ability that triggers on its source moving from the battlefield can find the
+        // new object the source became if it went to a public zone (a token went nowhere).
+        let found_no = match happening {
+            Happening::Died(dead) | Happening::LeftBattlefield(dead)
+                if dead == source && is_public(o.zone) && game.zone(o.zone).contains(&source) =>
+            {
+                Some(o.object_no)
+            }
+            _ => None,
         };
         if face_down {
             continue;
@@ -174,6 +207,7 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                         triggering_player,
                         targets: t.targets.clone(),
                         source_no,
+                        found_no,
                     });
                 }
             }

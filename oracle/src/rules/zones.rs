@@ -108,6 +108,8 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
         game.shapes[p].insert(position == Position::Top, new_len);
     }
     let o = &mut game.objs[obj];
+    // 608.2h: remember the old object's characteristics as its last known information.
+    o.last_chars = Some((o.object_no, o.chars.clone()));
     // 708.9 / 406.3: a face-down card that leaves the battlefield or exile is turned face up.
     if o.face_down {
         o.face_down = false;

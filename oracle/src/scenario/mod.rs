@@ -440,6 +440,7 @@ impl<'a> Builder<'a> {
             owner,
             controller,
             last_controller: controller,
+            last_chars: None,
             zone,
             object_no: 0,
             known,

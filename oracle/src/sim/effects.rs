@@ -41,6 +41,9 @@ pub(super) struct Ctx {
     pub(super) source_no: u32,
     /// The value of X.
     pub(super) x: u32,
+    /// For a zone-change trigger, the object number of the new object its source became in the
+    /// public zone it moved to (400.7e).
+    pub(super) found_no: Option<u32>,
 }
 
 impl Ctx {
@@ -60,6 +63,7 @@ impl Ctx {
             triggering_player,
             source_no: 0,
             x: 0,
+            found_no: None,
         }
     }
 
@@ -75,16 +79,21 @@ impl Ctx {
         }
         if self.source == obj {
             self.source_no = object_no;
+            self.found_no = Some(object_no);
         }
     }
 
     /// Last known information about the first target (608.2h): if it has left the battlefield,
     /// its controller is the one it had there.
     pub(super) fn capture_target(&mut self, game: &Game) {
-        if let Some(TargetChoice::Obj(obj, _)) = self.targets.first() {
+        if let Some(TargetChoice::Obj(obj, no)) = self.targets.first() {
             let o = game.obj(*obj);
             let controller = if o.zone == ZoneRef::Battlefield { o.controller } else { o.last_controller };
-            self.target_lki = Some(Lki { names: o.chars.names.clone(), controller, owner: o.owner });
+            // 608.2h: the target as it is if it is still that object; if it has moved (a new
+            // object, 400.7), as it last existed — a face-down permanent exiled in response has
+            // no name (708.2a), whatever the card now face up in exile is called.
+            let chars = crate::rules::characteristics::last_known(o, *no);
+            self.target_lki = Some(Lki { names: chars.names.clone(), controller, owner: o.owner });
         }
     }
 }
@@ -121,7 +130,11 @@ impl Sim<'_> {
         match r {
             // "this" is the source only while it is the same object (400.7): a card exiled from a
             // graveyard in response is a new object the ability can't find.
-            CardRef::This => (self.game.obj(ctx.source).object_no == ctx.source_no).then_some(ctx.source),
+            // 400.7e: a zone-change trigger also finds the new object in the public zone it went to.
+            CardRef::This => {
+                let no = self.game.obj(ctx.source).object_no;
+                (no == ctx.source_no || Some(no) == ctx.found_no).then_some(ctx.source)
+            }
             CardRef::Chosen => ctx.chosen,
             CardRef::Target => match ctx.targets.first() {
                 Some(TargetChoice::Obj(obj, no)) if self.game.obj(*obj).object_no == *no => Some(*obj),
@@ -270,6 +283,7 @@ impl Sim<'_> {
                 }
             }
             Effect::Sacrifice { player, filter } => {
+                let mut chosen = Vec::new();
                 for p in self.players(ctx, *player)? {
                     let options: Vec<ObjId> = self
                         .game
@@ -283,10 +297,13 @@ impl Sim<'_> {
                     }
                     let decision = Decision::Sacrifice { player: p, options: options.clone() };
                     let card = self.one_of(&decision, &options, "a permanent they can sacrifice")?;
-                    let (pn, id) = (self.pname(p), self.id(card));
-                    self.emit(Event::Sacrificed { player: pn, card: id }, "701.21a");
-                    self.put_into_graveyard_from_battlefield(card, "701.21a");
+                    chosen.push((p, card));
                 }
+                // 101.4: every player chooses (in APNAP order) before anything is sacrificed, then
+                // the chosen permanents are sacrificed at the same time, so one player's
+                // sacrifice (returning a card exiled "until this leaves", 610.3c) can't change
+                // what another may choose.
+                self.sacrifice_at_once(&chosen);
             }
             Effect::Mill { player, count } => {
                 for p in self.players(ctx, *player)? {
@@ -341,11 +358,7 @@ impl Sim<'_> {
                 // One action (701.24c): no top card is revealed before the shuffle (401.5).
                 self.hold_reveals();
                 if let Some(obj) = self.object(ctx, *r) {
-                    let o = self.game.obj(obj);
-                    if o.zone == ZoneRef::Stack
-                        && o.flags.leaves_stack_to_exile
-                        && !mutants::is(Mutant::FlashbackNotExiled)
-                    {
+                    if crate::rules::replacement::flashback_exiles(&self.game, obj) {
                         // 702.34a: a flashback spell is exiled instead of going anywhere else.
                         self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
                     } else {
@@ -393,6 +406,12 @@ impl Sim<'_> {
                     && self.remove_spell(obj)
                 {
                     self.put_into_graveyard(obj, false, "701.6a");
+                    // 400.7j: where the countered card went is a public zone (its owner's
+                    // graveyard, or exile instead), so the rest of the effect can find it there.
+                    let o = self.game.obj(obj);
+                    if crate::rules::zones::is_public(o.zone) && self.game.zone(o.zone).contains(&obj) {
+                        ctx.follow(obj, o.object_no);
+                    }
                 }
             }
             Effect::ExileUntilSourceLeaves(r) => {
@@ -469,8 +488,17 @@ impl Sim<'_> {
                 }
             }
             Effect::CastFromGraveyards { from, filter, exile_instead_of_graveyard } => {
-                for p in self.players(ctx, *from)? {
-                    self.cast_from_graveyard(ctx.controller, p, filter, *exile_instead_of_graveyard)?;
+                // 101.4c: "a spell from each opponent's graveyard" is several choices of one
+                // player with no order specified, so the caster chooses the order: each time, a
+                // spell from any graveyard not yet cast from, or none (which ends the casting —
+                // declining one graveyard and casting from another later is the same as casting
+                // from the other first).
+                let mut remaining = self.players(ctx, *from)?;
+                while !remaining.is_empty() {
+                    match self.cast_from_graveyard(ctx.controller, &remaining, filter, *exile_instead_of_graveyard)? {
+                        Some(p) => remaining.retain(|&q| q != p),
+                        None => break,
+                    }
                 }
             }
             Effect::NameCard { player, filter } => {
@@ -603,18 +631,19 @@ impl Sim<'_> {
         self.emit(Event::GainedLife { player, amount }, "119.1");
     }
 
-    /// Jetsam: `caster` may cast one spell from `from`'s graveyard without paying its mana cost,
-    /// as part of the resolution (seed 003 ruling R003-09: now or never; timing ignored).
+    /// Jetsam: `caster` may cast one spell from one of `from`'s graveyards without paying its mana
+    /// cost, as part of the resolution (seed 003 ruling R003-09: now or never; timing ignored).
+    /// Returns whose graveyard the spell came from, or `None` when none was cast.
     fn cast_from_graveyard(
         &mut self,
         caster: PlayerId,
-        from: PlayerId,
+        from: &[PlayerId],
         filter: &crate::effects::Filter,
         exile_instead: bool,
-    ) -> Result<(), SimError> {
+    ) -> Result<Option<PlayerId>, SimError> {
         use crate::rules::casting::{castable_faces, is_castable, spell_matches};
         let mut options = Vec::new();
-        for &o in self.game.zone(ZoneRef::Graveyard(from)) {
+        for &o in from.iter().flat_map(|&p| self.game.zone(ZoneRef::Graveyard(p))) {
             let def = &self.game.obj(o).def;
             for face in castable_faces(def) {
                 if is_castable(def, face)
@@ -626,11 +655,11 @@ impl Sim<'_> {
             }
         }
         if options.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
-        let decision = Decision::CastFree { player: caster, from, options: options.clone() };
+        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.clone() };
         let (card, face) = match self.decide(&decision)? {
-            Choice::Cast(None) => return Ok(()),
+            Choice::Cast(None) => return Ok(None),
             Choice::Cast(Some(c)) if options.contains(&c) => c,
             other => {
                 let listed = options.iter().map(|&(o, _)| self.id(o)).collect();
@@ -682,11 +711,12 @@ impl Sim<'_> {
                 }
             }
         };
+        let whose = self.game.obj(card).owner;
         self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard, None)?;
         if exile_instead {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
-        Ok(())
+        Ok(Some(whose))
     }
 
     /// 707.12 / 709.3c: copy a card and let `caster` cast the copy without paying its mana cost,
@@ -701,7 +731,7 @@ impl Sim<'_> {
         let chosen = if options.is_empty() {
             None
         } else {
-            match self.decide(&Decision::CastFree { player: caster, from, options: options.clone() })? {
+            match self.decide(&Decision::CastFree { player: caster, from: vec![from], options: options.clone() })? {
                 Choice::Cast(None) => None,
                 Choice::Cast(Some(c)) if options.contains(&c) => Some(c),
                 other => {

@@ -184,8 +184,9 @@ pub enum Decision {
     CastFree {
         /// Who may cast.
         player: PlayerId,
-        /// Whose graveyard.
-        from: PlayerId,
+        /// Whose graveyards the options come from (several when the caster chooses the order in
+        /// which to cast one spell from each, 101.4c).
+        from: Vec<PlayerId>,
         /// Castable cards, with the half for split cards.
         options: Vec<(ObjId, Option<usize>)>,
     },
@@ -353,6 +354,8 @@ enum StackItem {
         triggering_player: Option<PlayerId>,
         targets: Vec<TargetChoice>,
         x: u32,
+        /// The new object its source became in a public zone, for a zone-change trigger (400.7e).
+        found_no: Option<u32>,
     },
 }
 
@@ -383,6 +386,9 @@ pub struct Sim<'d> {
     decider: &'d mut dyn Decider,
     /// Draws each player has made in the current step (to number dredge replacements).
     draws_in_step: BTreeMap<(usize, PlayerId), u32>,
+    /// Permanents that left the battlefield earlier in the same simultaneous event, which
+    /// leaves-the-battlefield abilities still see as there (603.10a).
+    lookback: Vec<(ObjId, LastOnBattlefield)>,
     /// Playing as an engine rather than deciding legality: an attempted step the rules (as this
     /// engine plays them) allow is taken instead of being an error.
     pub engine_mode: bool,
@@ -416,6 +422,7 @@ impl<'d> Sim<'d> {
             reveal_hold: 0,
             top_reveals_seen: false,
             revealed_for_activation: None,
+            lookback: Vec::new(),
         }
     }
 
@@ -485,7 +492,7 @@ impl<'d> Sim<'d> {
     }
 
     fn trigger(&mut self, happening: Happening, died: Option<LastOnBattlefield>) {
-        self.pending.extend(triggered_by(&self.game, happening, died));
+        self.pending.extend(triggered_by(&self.game, happening, died, &self.lookback));
     }
 
     /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
@@ -553,6 +560,7 @@ impl<'d> Sim<'d> {
                     triggering_player: t.triggering_player,
                     targets,
                     x: 0,
+                    found_no: t.found_no,
                 });
             }
         }
@@ -642,7 +650,7 @@ impl<'d> Sim<'d> {
                         return Err(self.invalid(format!("{} is not on the battlefield", self.id(obj))));
                     }
                 }
-                self.put_into_graveyards_at_once(objs);
+                self.put_into_graveyards_at_once(objs, "700.4");
             }
             Action::Attempt { action, clause } => match self.act_refusable(action) {
                 Err(SimError::Refused { clause: c, message, .. }) if c == clause.as_str() => {
@@ -773,7 +781,7 @@ impl<'d> Sim<'d> {
             return Err(self.invalid("there is nothing on the stack to resolve"));
         };
         match item {
-            StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x } => {
+            StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x, found_no } => {
                 // 608.2b: an ability whose every target has become illegal doesn't resolve.
                 let all_illegal = !targets.is_empty()
                     && targets.iter().all(|t| !self.still_legal(*t))
@@ -781,6 +789,7 @@ impl<'d> Sim<'d> {
                 if !all_illegal {
                     let mut ctx = effects::Ctx::new(source, controller, targets, triggering_player);
                     ctx.source_no = source_no;
+                    ctx.found_no = found_no;
                     ctx.x = x;
                     ctx.capture_target(&self.game);
                     self.run_effects(&mut ctx, &effect)?;
@@ -851,6 +860,7 @@ impl<'d> Sim<'d> {
             triggering_player: None,
             targets: Vec::new(),
             x,
+            found_no: None,
         });
     }
 

@@ -33,10 +33,20 @@ impl Sim<'_> {
             self.entered.push(obj);
         }
         // 704.5d: a token that has left the battlefield ceases to exist; 704.5e: so does a copy of
-        // a card that has left the stack.
-        let o = self.game.obj(obj);
-        if (o.token && from == ZoneRef::Battlefield) || (o.copy && from == ZoneRef::Stack) {
-            self.game.zone_mut(to).retain(|&o| o != obj);
+        // a card that has left the stack. A library it was put into is as it was before.
+        if crate::rules::tokens::ceases_to_exist(&self.game, obj, from) {
+            let list = self.game.zone_mut(to);
+            if let Some(idx) = list.iter().position(|&o| o == obj) {
+                list.remove(idx);
+                if let ZoneRef::Library(p) = to {
+                    let old_len = list.len() + 1;
+                    self.game.shapes[p].remove_at(idx, old_len);
+                }
+            }
+        }
+        // A spell that leaves the stack other than by resolving is no longer there to resolve.
+        if from == ZoneRef::Stack {
+            self.remove_spell(obj);
         }
         // An unmodelled ability that would act at this move makes the run unsupported.
         let def = &self.game.obj(obj).def;
@@ -163,13 +173,19 @@ impl Sim<'_> {
     /// Several permanents go to graveyards at once. Replacements apply to each; a library that
     /// one of them is shuffled into while another is put on top of it ends up shuffled with the
     /// second card on top (701.24g).
-    pub(crate) fn put_into_graveyards_at_once(&mut self, objs: &[ObjId]) {
+    /// 603.10a: leaves-the-battlefield abilities look back in time, so the permanents leaving
+    /// together all see each other leave ("whenever another creature dies"), whichever of them
+    /// the simulator happens to move first.
+    pub(crate) fn put_into_graveyards_at_once(&mut self, objs: &[ObjId], clause: &'static str) {
         // One event: a continuously revealed top card is revealed once it is over (401.5).
         self.hold_reveals();
         // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
         let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
         let mut to_top: Vec<ObjId> = Vec::new();
+        let leaving: Vec<(ObjId, LastOnBattlefield)> = objs.iter().map(|&o| (o, self.last_on_battlefield(o))).collect();
         for &obj in objs {
+            // Those already moved still see this one leave (603.10a).
+            self.lookback = leaving.iter().copied().filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield).collect();
             let owner = self.game.obj(obj).owner;
             match graveyard_fate(&self.game, obj, true) {
                 GraveyardFate::ShuffledIntoLibrary => {
@@ -178,9 +194,10 @@ impl Sim<'_> {
                     *shuffled.entry(owner).or_default() += 1;
                 }
                 GraveyardFate::LibraryTop => to_top.push(obj),
-                _ => self.put_into_graveyard_from_battlefield(obj, "700.4"),
+                _ => self.put_into_graveyard_from_battlefield(obj, clause),
             }
         }
+        self.lookback.clear();
         for (owner, times) in shuffled {
             for _ in 0..times {
                 self.shuffle(owner);
@@ -193,8 +210,11 @@ impl Sim<'_> {
             per_owner[self.game.obj(obj).owner] += 1;
         }
         for &obj in &to_top {
-            self.move_card(obj, ZoneRef::Library(self.game.obj(obj).owner), Position::Top, 0, "701.24g");
+            let owner = self.game.obj(obj).owner;
+            self.lookback = leaving.iter().copied().filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield).collect();
+            self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "701.24g");
         }
+        self.lookback.clear();
         for (owner, n) in per_owner.into_iter().enumerate() {
             self.game.shapes[owner].group_top(n);
         }
@@ -208,6 +228,28 @@ impl Sim<'_> {
         self.emit(Event::Discarded { player: p, card }, "701.9a");
         self.put_into_graveyard(obj, false, "701.9a");
         self.trigger(Happening::Discarded { player, card: obj, cycled }, None);
+    }
+
+    /// How a permanent is on the battlefield now, for abilities that look back at it (603.10a).
+    pub(crate) fn last_on_battlefield(&self, obj: ObjId) -> LastOnBattlefield {
+        let o = self.game.obj(obj);
+        LastOnBattlefield { controller: o.controller, face_down: o.face_down, object_no: o.object_no }
+    }
+
+    /// Players sacrifice the permanents they chose at the same time (101.4, 701.21a).
+    pub(crate) fn sacrifice_at_once(&mut self, chosen: &[(PlayerId, ObjId)]) {
+        let mut sacrificed = Vec::new();
+        for &(player, obj) in chosen {
+            let (p, card) = (self.pname(player), self.id(obj));
+            self.emit(Event::Sacrificed { player: p, card }, "701.21a");
+            sacrificed.push((player, self.game.obj(obj).chars.clone()));
+        }
+        let objs: Vec<ObjId> = chosen.iter().map(|&(_, o)| o).collect();
+        self.put_into_graveyards_at_once(&objs, "701.21a");
+        // R003-17: "whenever you sacrifice …" triggers on a sacrifice for any reason.
+        for (player, chars) in sacrificed {
+            self.trigger(Happening::Sacrificed { player, chars }, None);
+        }
     }
 
     /// A player sacrifices a permanent they control (701.21a).
@@ -235,6 +277,7 @@ impl Sim<'_> {
             owner: controller,
             controller,
             last_controller: controller,
+            last_chars: None,
             zone: ZoneRef::Battlefield,
             object_no: 0,
             known: self.game.everyone(),
@@ -277,6 +320,7 @@ impl Sim<'_> {
             owner,
             controller: owner,
             last_controller: owner,
+            last_chars: None,
             object_no: 0,
             known: self.game.everyone(),
             counters: 0,
@@ -352,8 +396,20 @@ impl Sim<'_> {
     /// library has fewer than N cards. The position is kept only where the order above it is
     /// fixed (an unshuffled library); otherwise the oracle can't say which cards are above it.
     pub(crate) fn put_nth_from_top(&mut self, obj: ObjId, n: u32) -> Result<(), SimError> {
+        // 702.34a: a flashback spell is exiled instead of going anywhere else, a library too.
+        if crate::rules::replacement::flashback_exiles(&self.game, obj) {
+            self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
+            return Ok(());
+        }
         let owner = self.game.obj(obj).owner;
         let zone = ZoneRef::Library(owner);
+        // 111.7 / 704.5d: a token leaving the battlefield ceases to exist as it arrives, so which
+        // position it would have taken doesn't matter and the library keeps every card it had.
+        let o = self.game.obj(obj);
+        if o.token && o.zone == ZoneRef::Battlefield {
+            self.move_card(obj, zone, Position::Top, 0, "401.7");
+            return Ok(());
+        }
         let len = self.game.zone(zone).iter().filter(|&&o| o != obj).count();
         let n = n.max(1) as usize;
         if len < n {
