@@ -11,24 +11,8 @@ use crate::explore::{FirstLegal, blame_script};
 use crate::judge::Difference;
 use crate::offers::{Offer, OfferKind, Recorder, card_clause, compare_one};
 use crate::scenario::Loaded;
-use crate::scenario::script::{ScriptKind, Scripted};
-use crate::sim::{Decision, Sim, SimError};
-
-/// The script kind a decision is matched with (as `Scripted` matches them).
-fn script_kind(d: &Decision) -> Option<ScriptKind> {
-    Some(match d {
-        Decision::May { .. } => ScriptKind::May,
-        Decision::Find { .. } => ScriptKind::Search,
-        Decision::ChooseCard { .. } => ScriptKind::Choose,
-        Decision::Sacrifice { .. } => ScriptKind::Sacrifice,
-        Decision::Dredge { .. } => ScriptKind::Dredge,
-        Decision::Discard { .. } => ScriptKind::Discard,
-        Decision::Name { .. } => ScriptKind::Name,
-        Decision::CastFree { .. } => ScriptKind::Cast,
-        Decision::Targets { .. } => ScriptKind::Targets,
-        Decision::Random { .. } | Decision::OrderTriggers { .. } => return None,
-    })
-}
+use crate::scenario::script::{Scripted, kind_of};
+use crate::sim::{Sim, SimError};
 
 /// Judges a `no_such_choice` answer for scripted decision `index` of `loaded`.
 pub fn no_such_choice(
@@ -70,7 +54,7 @@ pub fn no_such_choice(
     }
     let recorder = &decider.inner;
     let matching = recorder.decisions.iter().filter(|(_, d, scripted)| {
-        *scripted && script_kind(d) == Some(entry.kind) && d.player() == entry.player
+        *scripted && kind_of(d) == Some(entry.kind) && d.player() == entry.player
     });
     let Some((legal_index, _, _)) = matching.clone().nth(rank) else {
         return mk(Status::Invalid, format!("decisions[{index}] never comes up"));

@@ -88,7 +88,8 @@ impl<'a, D> Scripted<'a, D> {
     }
 }
 
-fn kind_of(d: &Decision) -> Option<ScriptKind> {
+/// The script kind a decision is matched with, if a scenario can script it.
+pub fn kind_of(d: &Decision) -> Option<ScriptKind> {
     match d {
         Decision::May { .. } => Some(ScriptKind::May),
         Decision::Find { .. } => Some(ScriptKind::Search),
