@@ -607,9 +607,13 @@ impl Decider for Observed<'_> {
                             picked.push(o);
                         }
                     };
-                    let known_there = self.outcome.zones.get(&library).into_iter().flatten().filter(|id| {
-                        self.outcome.known.get(id.as_str()).is_some_and(|who| !who.is_empty())
-                    });
+                    let known_there = self
+                        .outcome
+                        .zones
+                        .get(&library)
+                        .into_iter()
+                        .flatten()
+                        .filter(|id| self.outcome.known.get(id.as_str()).is_some_and(|who| !who.is_empty()));
                     for id in known_there {
                         add(id, &mut picked);
                     }
