@@ -54,6 +54,8 @@ impl Verdict {
 /// Decisions read off an observed log.
 struct Observed<'a> {
     events: &'a [LoggedEvent],
+    /// The whole observed outcome (its final zones and `known`).
+    outcome: &'a Outcome,
     consumed: Vec<bool>,
     ids: &'a BTreeMap<String, ObjId>,
     /// A `searched` event claimed by a "may search" answered yes, kept for the search itself.
@@ -613,6 +615,44 @@ impl Decider for Observed<'_> {
                             }
                         }
                     }
+                    // 701.23a: the searcher looked at the window's cards, so those left in an
+                    // unshuffled library are the ones the observation says someone knows there;
+                    // 701.20b: they stay on top, so later draws and mills take them first (until
+                    // the library is shuffled).
+                    let add = |id: &str, picked: &mut Vec<ObjId>| {
+                        if from_ids.contains(id)
+                            && let Some(&o) = self.ids.get(id)
+                            && !picked.contains(&o)
+                        {
+                            picked.push(o);
+                        }
+                    };
+                    let known_there = self
+                        .outcome
+                        .zones
+                        .get(&library)
+                        .into_iter()
+                        .flatten()
+                        .filter(|id| self.outcome.known.get(id.as_str()).is_some_and(|who| !who.is_empty()));
+                    for id in known_there {
+                        add(id, &mut picked);
+                    }
+                    let owner = name(*player);
+                    let start = self
+                        .events
+                        .iter()
+                        .position(|e| {
+                            e.step == step
+                                && matches!(&e.event, Event::Searched { zones, .. } if zones.contains(&library))
+                        })
+                        .unwrap_or(self.events.len());
+                    for e in &self.events[start..] {
+                        match &e.event {
+                            Event::Shuffled { library: l } if *l == owner => break,
+                            Event::Moved { card, from, .. } if *from == library => add(card, &mut picked),
+                            _ => {}
+                        }
+                    }
                 }
                 picked.truncate(*count);
                 for &o in from {
@@ -735,6 +775,7 @@ fn judge_with_splits(
     let reader = Observed {
         targets_read: BTreeMap::new(),
         events: &observed.events,
+        outcome: observed,
         consumed: vec![false; observed.events.len()],
         ids: &setup.ids,
         reserved: BTreeMap::new(),
