@@ -62,7 +62,9 @@ pub fn check_name(game: &Game, name: &str, filter: &Filter) -> Result<(), Violat
     let mut faces: Vec<(bool, Chars)> = game
         .objs
         .iter()
-        .flat_map(|o| o.def.faces().into_iter().filter(|f| f.name == name).map(|f| (o.token || o.def.token, face_chars(f))))
+        .flat_map(|o| {
+            o.def.faces().into_iter().filter(|f| f.name == name).map(|f| (o.token || o.def.token, face_chars(f)))
+        })
         .collect();
     faces.extend(game.token_defs.get(name).map(|d| (true, face_chars(d))));
     faces.extend(pool_faces().get(name).cloned().unwrap_or_default());

@@ -394,7 +394,11 @@ pub fn ends_merge_window(effect: &Effect) -> bool {
 pub fn runs_after_merged_search(effect: &Effect) -> bool {
     matches!(
         effect,
-        Effect::LoseLife { .. } | Effect::GainLife { .. } | Effect::GainLifeX | Effect::AddCounters { .. } | Effect::Investigate
+        Effect::LoseLife { .. }
+            | Effect::GainLife { .. }
+            | Effect::GainLifeX
+            | Effect::AddCounters { .. }
+            | Effect::Investigate
     )
 }
 

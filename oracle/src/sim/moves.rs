@@ -98,7 +98,11 @@ impl Sim<'_> {
         match hit {
             Some(o) => Err(SimError::Unsupported {
                 step: self.step,
-                message: format!("{} in the library being searched: {}", o.def.name, o.def.unmodelled.clone().unwrap_or_default()),
+                message: format!(
+                    "{} in the library being searched: {}",
+                    o.def.name,
+                    o.def.unmodelled.clone().unwrap_or_default()
+                ),
             }),
             None => Ok(()),
         }
