@@ -46,6 +46,26 @@ fn every_corpus_file_replays_clean() {
     assert!(failures.is_empty(), "{} corpus file(s) fail:\n{}", failures.len(), failures.join("\n"));
 }
 
+/// The zone_state findings fixed from `fuzz/findings/`: each passes every check, well within
+/// libFuzzer's 10-second timeout (the different-names one used to run for minutes).
+#[test]
+fn fixed_zone_state_findings_pass_quickly() {
+    for name in [
+        "regression-face-down-target-exiled-lki-name",
+        "regression-merged-split-guided-by-destination",
+        "regression-merged-split-unmodelled-card",
+        "regression-different-names-many-forests-timeout",
+    ] {
+        let path = repo_root().join("corpus").join("zone_state").join(name);
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let start = std::time::Instant::now();
+        let result = Target::ZoneState.check(&data);
+        assert!(result.is_ok(), "{name}: {}", result.err().map(|e| e.to_string()).unwrap_or_default());
+        let took = start.elapsed();
+        assert!(took < std::time::Duration::from_secs(10), "{name} took {took:?}");
+    }
+}
+
 #[test]
 fn artifacts_name_their_target_by_folder() {
     assert_eq!(target_from_path(&PathBuf::from("fuzz/artifacts/zone_state/crash-1")), Some(Target::ZoneState));

@@ -181,6 +181,47 @@ fn legal_splits(
     out
 }
 
+/// The split of a merged search's found cards (701.23h) that sends each card by an instruction
+/// whose destination is where the observation says the card went (`destination`), the
+/// instruction furthest below its minimum among those first; `None` when that split isn't legal.
+#[allow(clippy::too_many_arguments)]
+fn guided_split(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[crate::rules::search::PartPlan],
+    to: &[crate::effects::Destination],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+    destination: &dyn Fn(ObjId) -> Option<String>,
+    names: &[String],
+) -> Option<Vec<Vec<ObjId>>> {
+    let mut split = vec![Vec::new(); parts.len()];
+    for &c in cards {
+        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+        let went = destination(c);
+        let matching: Vec<usize> = fits
+            .iter()
+            .copied()
+            .filter(|&i| {
+                to.get(i).and_then(|&d| crate::sim::destination_zone(game, c, d)).map(|z| z.display(names)) == went
+            })
+            .collect();
+        let pool = if matching.is_empty() { &fits } else { &matching };
+        let room: Vec<usize> = pool.iter().copied().filter(|&i| split[i].len() < parts[i].max).collect();
+        let slot = room
+            .iter()
+            .copied()
+            .max_by_key(|&i| (parts[i].min.saturating_sub(split[i].len()), usize::MAX - i))
+            .or_else(|| pool.first().copied())?;
+        split[slot].push(c);
+    }
+    parts
+        .iter()
+        .zip(&split)
+        .all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
+        .then_some(split)
+}
+
 impl Observed<'_> {
     /// Where the observation says a card went during `step`, if it moved.
     fn destination(&self, step: usize, card: ObjId) -> Option<String> {
@@ -332,7 +373,7 @@ impl Decider for Observed<'_> {
                         .is_some(),
                 ))
             }
-            Decision::Find { searcher, parts, cap, looked_at, .. } => {
+            Decision::Find { searcher, parts, cap, looked_at, to, .. } => {
                 let who = name(*searcher);
                 let Some(Event::Searched { found, .. }) = self.searched_by(step, *searcher, &who) else {
                     let (clause, why) = if cap.is_some() {
@@ -356,13 +397,26 @@ impl Decider for Observed<'_> {
                 // put cards in different places); the replay takes the one `split_picks` says,
                 // and `judge` tries the others when the first doesn't match the observation.
                 // The first is the split `assign_parts` finds; the others follow.
+                // The split that sends each card by an instruction that puts it where the
+                // observation says it went comes first, when it is legal: with several searchers'
+                // merged searches (701.23i) a wrong split of one search can stop the replay
+                // (an unmodelled card put onto the battlefield) before the others are compared,
+                // so trying splits one search at a time may never reach the matching combination.
+                let names = game.names();
+                let guided =
+                    guided_split(game, &cards, parts, to, looked_at, *cap, &|c| self.destination(step, c), &names);
                 let first = assign_parts(game, &cards, parts, looked_at, *cap);
-                let mut splits = vec![first.clone()];
-                splits.extend(
-                    legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &|c| self.destination(step, c))
-                        .into_iter()
-                        .filter(|s| *s != first),
-                );
+                let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
+                if !splits.contains(&first) {
+                    splits.push(first);
+                }
+                let others =
+                    legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &|c| self.destination(step, c));
+                for s in others {
+                    if !splits.contains(&s) {
+                        splits.push(s);
+                    }
+                }
                 let k = self.split_counts.len();
                 self.split_counts.push(splits.len());
                 let pick = self.split_picks.get(k).copied().unwrap_or(0).min(splits.len() - 1);

@@ -168,6 +168,17 @@ fn has_repeated_symbol(symbols: &[String]) -> bool {
     symbols.iter().any(|s| !seen.insert(s))
 }
 
+/// 608.2h: the characteristics an effect uses for object number `object_no` of `o`: its current
+/// ones while it is still that object; once it has become a new object (400.7), the ones it had
+/// as that object — its last known information. (If it has moved more than once since, the
+/// oracle keeps no older information and uses the current characteristics.)
+pub fn last_known(o: &crate::model::Obj, object_no: u32) -> &Chars {
+    match &o.last_chars {
+        Some((no, chars)) if o.object_no != object_no && *no == object_no => chars,
+        _ => &o.chars,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,16 +226,5 @@ mod tests {
     fn hybrid_symbols_give_both_colours() {
         let c = cost_colors("{1}{B/G}");
         assert!(c.contains(&Color::Black) && c.contains(&Color::Green) && c.len() == 2);
-    }
-}
-
-/// 608.2h: the characteristics an effect uses for object number `object_no` of `o`: its current
-/// ones while it is still that object; once it has become a new object (400.7), the ones it had
-/// as that object — its last known information. (If it has moved more than once since, the
-/// oracle keeps no older information and uses the current characteristics.)
-pub fn last_known(o: &crate::model::Obj, object_no: u32) -> &Chars {
-    match &o.last_chars {
-        Some((no, chars)) if o.object_no != object_no && *no == object_no => chars,
-        _ => &o.chars,
     }
 }

@@ -299,36 +299,68 @@ fn all_in_game(game: &Game, plan: &PartPlan) -> Vec<ObjId> {
 }
 
 /// Every legal set of found cards for a plan, in a fixed order (by size, then by position);
-/// `None` when there are more than `limit`. Iterative, so a huge zone can't exhaust the stack.
+/// `None` when there are more than `limit`, or when finding them would take more than
+/// [`FIND_SETS_WORK`] steps. Iterative, so a huge zone can't exhaust the stack.
+///
+/// When found cards must have different names (701.23a), a combination that already repeats a
+/// name is never extended: otherwise "all cards with different names" in a library of a hundred
+/// Forests would walk every subset of the Forests to find the handful of legal sets.
 pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Vec<Vec<ObjId>>> {
     let mut forced: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
     forced.extend(all_in_game(game, plan).into_iter().filter(|c| !plan.public.contains(c)));
     let free: Vec<ObjId> = plan.candidates.iter().copied().filter(|c| !forced.contains(c)).collect();
+    let name = |o: ObjId| game.obj(o).chars.names.join(" // ");
+    let forced_names: BTreeSet<String> = forced.iter().map(|&o| name(o)).collect();
+    // A free card whose name a forced card already has can never join a different-names find.
+    let clashes = |i: usize, idx: &[usize]| {
+        plan.different_names
+            && (forced_names.contains(&name(free[i])) || idx.iter().any(|&j| name(free[j]) == name(free[i])))
+    };
     let mut out = Vec::new();
+    let mut work = 0usize;
     let lo = plan.min.saturating_sub(forced.len());
     let hi = plan.max.saturating_sub(forced.len()).min(free.len());
     for k in lo..=hi {
-        // Combinations of k free cards, as index vectors in lexicographic order.
-        let mut idx: Vec<usize> = (0..k).collect();
+        // Combinations of k free cards, as index vectors in lexicographic order, depth first.
+        let mut idx: Vec<usize> = Vec::with_capacity(k);
+        let mut next = 0usize;
         loop {
-            let mut set = forced.clone();
-            set.extend(idx.iter().map(|&i| free[i]));
-            if check_found(game, plan, &set, &plan.candidates, None).is_ok() {
-                if out.len() >= limit {
-                    return None;
-                }
-                out.push(set);
+            work += 1;
+            if work > FIND_SETS_WORK {
+                return None;
             }
-            // Advance to the next combination, or stop.
-            let Some(pos) = (0..k).rev().find(|&p| idx[p] < free.len() - k + p) else { break };
-            idx[pos] += 1;
-            for p in pos + 1..k {
-                idx[p] = idx[p - 1] + 1;
+            if idx.len() == k {
+                let mut set = forced.clone();
+                set.extend(idx.iter().map(|&i| free[i]));
+                if check_found(game, plan, &set, &plan.candidates, None).is_ok() {
+                    if out.len() >= limit {
+                        return None;
+                    }
+                    out.push(set);
+                }
+            } else {
+                // The next free card (from `next` on) that can extend the combination, leaving
+                // room for the rest.
+                let need = k - idx.len();
+                let last = free.len().saturating_sub(need);
+                if let Some(i) = (next..=last).find(|&i| i < free.len() && !clashes(i, &idx)) {
+                    idx.push(i);
+                    next = i + 1;
+                    continue;
+                }
+            }
+            // Backtrack: move the last card on, or stop when the combination is empty.
+            match idx.pop() {
+                Some(j) => next = j + 1,
+                None => break,
             }
         }
     }
     Some(out)
 }
+
+/// Most steps [`legal_found_sets`] takes before it reports the sets as too many to list.
+pub const FIND_SETS_WORK: usize = 2_000_000;
 
 /// One legal set of found cards, built directly (for a single run that needn't list them all):
 /// the public cards "all" requires, then the first candidates up to the minimum, skipping

@@ -862,8 +862,14 @@ impl Sim<'_> {
                 .map(|(s, n)| plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref())))
                 .collect();
             let joint_min = joint_minimum(&mut parts);
-            let decision =
-                Decision::Find { searcher, parts: parts.clone(), looked_at: looked_at.clone(), cap, joint_min };
+            let decision = Decision::Find {
+                searcher,
+                parts: parts.clone(),
+                looked_at: looked_at.clone(),
+                cap,
+                joint_min,
+                to: specs.iter().map(|s| s.to).collect(),
+            };
             let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
             let total: usize = found.iter().map(Vec::len).sum();
             if total < joint_min {
@@ -1197,4 +1203,18 @@ pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
 /// [`Mutant::FaceDownExileVisible`]: everyone (the exile zone's default knowledge is every player).
 fn everyone_of(default_known: u8) -> u8 {
     default_known
+}
+
+/// The zone a found card ends in when an instruction puts it at `to` (its owner's hand, graveyard
+/// or library; exile; the battlefield), or `None` when it stays where it is (an instant or
+/// sorcery card can't enter the battlefield, 400.4a).
+pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Option<ZoneRef> {
+    let owner = game.obj(card).owner;
+    match to {
+        Destination::Hand => Some(ZoneRef::Hand(owner)),
+        Destination::Graveyard => Some(ZoneRef::Graveyard(owner)),
+        Destination::Exile | Destination::ExileFaceDown => Some(ZoneRef::Exile),
+        Destination::LibraryTop => Some(ZoneRef::Library(owner)),
+        Destination::Battlefield => can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield),
+    }
 }

@@ -10,6 +10,8 @@ mod cast;
 mod effects;
 mod moves;
 
+pub(crate) use effects::destination_zone;
+
 use std::collections::BTreeMap;
 
 use crate::cards::def::CardType;
@@ -128,6 +130,8 @@ pub enum Decision {
         /// For merged instructions whose own minimums can't all be met: how many cards the whole
         /// search must find (701.23h with 701.23d); 0 otherwise.
         joint_min: usize,
+        /// Where each instruction puts the cards it finds.
+        to: Vec<crate::effects::Destination>,
     },
     /// Choose one card among options (e.g. from a revealed hand).
     ChooseCard {

@@ -189,7 +189,11 @@ impl Sim<'_> {
         let leaving: Vec<(ObjId, LastOnBattlefield)> = objs.iter().map(|&o| (o, self.last_on_battlefield(o))).collect();
         for &obj in objs {
             // Those already moved still see this one leave (603.10a).
-            self.lookback = leaving.iter().copied().filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield).collect();
+            self.lookback = leaving
+                .iter()
+                .copied()
+                .filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield)
+                .collect();
             let owner = self.game.obj(obj).owner;
             match graveyard_fate(&self.game, obj, true) {
                 GraveyardFate::ShuffledIntoLibrary => {
@@ -215,7 +219,11 @@ impl Sim<'_> {
         }
         for &obj in &to_top {
             let owner = self.game.obj(obj).owner;
-            self.lookback = leaving.iter().copied().filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield).collect();
+            self.lookback = leaving
+                .iter()
+                .copied()
+                .filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield)
+                .collect();
             self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "701.24g");
         }
         self.lookback.clear();
