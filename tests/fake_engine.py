@@ -5,7 +5,7 @@ Arguments are BEHAVIOUR=TEXT pairs: the behaviour applies to `run` messages whos
 contains TEXT. Behaviours: crash (exit 3 after a stderr line), hang (sleep), garbage (a line that
 isn't JSON), binary (a line that isn't UTF-8), wrong-ids (an outcome naming a card the scenario doesn't have), error (an `error`
 answer), extra-field (the delegate's answer with an unknown field added), wrong-seq (the answer
-with another seq). `hello=garbage|hang|exit|v2` misbehaves at the greeting instead.
+with another seq). `hello=garbage|hang|exit|v3` misbehaves at the greeting instead.
 `delegate=PATH` forwards every other scenario to `PATH serve --seed 1` (the reference engine);
 without it, every other scenario is answered `unsupported`.
 """
@@ -49,7 +49,7 @@ for line in sys.stdin:
             print("fake engine: refusing to start", file=sys.stderr, flush=True)
             sys.exit(1)
         else:
-            send({"type": "hello", "protocol": 2 if hello == "v2" else 1,
+            send({"type": "hello", "protocol": 3 if hello == "v3" else 1,
                   "engine": {"name": "fake", "version": "0.0"}})
         continue
     seq, scenario_id = message["seq"], message["id"]

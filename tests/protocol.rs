@@ -2,7 +2,8 @@
 //! reference engine (`serve`) in process, and validation.
 
 use mtg_oracle::check::effective_mode;
-use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::judge::{Verdict, judge, judge_observing};
+use mtg_oracle::observables::Observables;
 use mtg_oracle::mutants::{self, Mutant};
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
 use mtg_oracle::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
@@ -95,16 +96,20 @@ fn the_reference_engine_passes_every_bundled_scenario_in_both_modes_under_every_
             lines.push(to_line(&ToEngine::Stop));
             lines.push("never read: serve stopped".into());
             let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
-            assert!(matches!(&answers[0], FromEngine::Hello { protocol: 1, engine, .. } if engine.seed == Some(seed)));
+            assert!(matches!(&answers[0], FromEngine::Hello { protocol: PROTOCOL_VERSION, engine, .. } if engine.seed == Some(seed)));
             assert_eq!(answers.len(), scenarios.len() + 1, "one answer per scenario, nothing after stop");
             for ((l, answer), sent) in scenarios.iter().zip(&answers[1..]).zip(&modes) {
-                let FromEngine::Result { outcome, .. } = answer else { panic!("{}: {answer:?}", l.id) };
+                let FromEngine::Result { outcome, offered, .. } = answer else { panic!("{}: {answer:?}", l.id) };
                 let mut setup = l.setup.clone();
                 if *sent == Mode::Free {
                     setup.script.clear();
                 }
-                let verdict = judge(&setup, outcome);
-                assert_eq!(verdict, Verdict::Legal, "{} ({mode:?}, {policy:?}, seed {seed})", l.id);
+                let judged = judge_observing(&setup, outcome, &Observables::all());
+                assert_eq!(judged.verdict, Verdict::Legal, "{} ({mode:?}, {policy:?}, seed {seed})", l.id);
+                assert!(judged.unchecked.is_empty(), "{}: the reference engine reports every observable", l.id);
+                // The options it offered at each decision are exactly the legal ones.
+                let diffs = mtg_oracle::offers::compare(&judged.decisions, offered, Some(&setup.game));
+                assert!(diffs.is_empty(), "{} ({mode:?}, {policy:?}): {diffs:?}", l.id);
             }
         }
     }
@@ -122,7 +127,7 @@ fn serve_answers_bad_input_with_an_error_and_goes_on() {
         ServeOptions::default(),
     );
     assert!(matches!(&answers[0], FromEngine::Error { seq: None, .. }));
-    assert!(matches!(&answers[1], FromEngine::Error { message, .. } if message.contains("protocol 1, not 99")));
+    assert!(matches!(&answers[1], FromEngine::Error { message, .. } if message.contains("not 99")));
     assert!(matches!(&answers[2], FromEngine::Error { message, .. } if message.contains("missing field")));
     assert!(matches!(&answers[3], FromEngine::Hello { .. }));
     // Bytes that aren't UTF-8 are answered too, and the loop goes on.
