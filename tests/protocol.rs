@@ -324,3 +324,24 @@ fn no_such_choice_is_invalid_when_the_scripted_choice_is_itself_illegal() {
     // A decision the scenario doesn't script is a protocol error.
     assert_eq!(no_such_choice(&legal, 7, None, "", &mk).status, Status::Error);
 }
+
+#[test]
+fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags() {
+    let scenarios = bundled();
+    let features = |part: &str| {
+        let l = scenarios.iter().find(|l| l.id.contains(part)).expect("bundled");
+        scenario_message(l, Mode::Scripted).features
+    };
+    assert!(features("701.23f-mindcensor-veteran-explorer-cr-example").contains(&"step-dies".to_string()));
+    assert!(features("400.7-splinter-target-exiled-in-response").contains(&"step-exile".to_string()));
+    let bob_casts = features("406.3-two-grasps-each-player-sees-only-their-own");
+    assert!(bob_casts.contains(&"non-active-player-sorcery".to_string()), "{bob_casts:?}");
+    let alice_casts = features("701.23a-demonic-tutor-finds-bottom-card");
+    assert!(alice_casts.is_empty(), "{alice_casts:?}");
+    // Only scenarios that have such a step carry the tag.
+    for l in &scenarios {
+        let f = scenario_message(l, Mode::Scripted).features;
+        let has_step = |word: &str| serde_json::to_string(&l.scenario.steps).unwrap().contains(word);
+        assert_eq!(f.contains(&"step-to-graveyard".to_string()), has_step("\"to_graveyard\""), "{}", l.id);
+    }
+}

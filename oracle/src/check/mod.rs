@@ -26,7 +26,7 @@ use crate::protocol::validate::{
     check_offers, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
 };
 use crate::protocol::{
-    ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of,
+    ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of_loaded,
     scenario_message, to_line,
 };
 use crate::runner::locate_sim_error;
@@ -565,7 +565,7 @@ impl<'a> Session<'a> {
         }
         if let Some(features) = &supports.features {
             let missing: Vec<String> =
-                features_of(&loaded.scenario).into_iter().filter(|f| !features.contains(f)).collect();
+                features_of_loaded(loaded).into_iter().filter(|f| !features.contains(f)).collect();
             if !missing.is_empty() {
                 return Some(format!("features the engine doesn't list: {}", missing.join(", ")));
             }
