@@ -3,8 +3,8 @@
 
 use mtg_oracle::check::effective_mode;
 use mtg_oracle::judge::{Verdict, judge, judge_observing};
-use mtg_oracle::observables::Observables;
 use mtg_oracle::mutants::{self, Mutant};
+use mtg_oracle::observables::Observables;
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
 use mtg_oracle::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
 use mtg_oracle::protocol::{
@@ -96,7 +96,9 @@ fn the_reference_engine_passes_every_bundled_scenario_in_both_modes_under_every_
             lines.push(to_line(&ToEngine::Stop));
             lines.push("never read: serve stopped".into());
             let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
-            assert!(matches!(&answers[0], FromEngine::Hello { protocol: PROTOCOL_VERSION, engine, .. } if engine.seed == Some(seed)));
+            assert!(
+                matches!(&answers[0], FromEngine::Hello { protocol: PROTOCOL_VERSION, engine, .. } if engine.seed == Some(seed))
+            );
             assert_eq!(answers.len(), scenarios.len() + 1, "one answer per scenario, nothing after stop");
             for ((l, answer), sent) in scenarios.iter().zip(&answers[1..]).zip(&modes) {
                 let FromEngine::Result { outcome, offered, .. } = answer else { panic!("{}: {answer:?}", l.id) };

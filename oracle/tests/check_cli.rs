@@ -262,7 +262,12 @@ fn declared_unobservable_fields_are_not_judged_and_every_report_names_them() {
     ]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains("PASS scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml, knowledge not observed"), "{out}");
+    assert!(
+        out.contains(
+            "PASS scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml, knowledge not observed"
+        ),
+        "{out}"
+    );
     assert!(out.contains("library_top not observed"), "{out}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let unobserved: Vec<String> = report["scenarios"]

@@ -529,11 +529,9 @@ impl<'a> Session<'a> {
                 self.hello = Some((engine, supports));
                 Ok(())
             }
-            FromEngine::Hello { protocol, .. } => {
-                Err(format!(
-                    "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
-                ))
-            }
+            FromEngine::Hello { protocol, .. } => Err(format!(
+                "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
+            )),
             other => Err(format!("protocol violation: expected `hello`, got {}", to_line(&other))),
         }
     }
@@ -548,14 +546,8 @@ impl<'a> Session<'a> {
             return Some(format!("the engine supports {counts:?} players; this scenario has {players}"));
         }
         if let Some(cards) = &supports.cards {
-            let missing: std::collections::BTreeSet<&str> = loaded
-                .setup
-                .game
-                .objs
-                .iter()
-                .map(|o| o.def.name.as_str())
-                .filter(|n| !cards.knows(n))
-                .collect();
+            let missing: std::collections::BTreeSet<&str> =
+                loaded.setup.game.objs.iter().map(|o| o.def.name.as_str()).filter(|n| !cards.knows(n)).collect();
             if !missing.is_empty() {
                 return Some(format!(
                     "cards the engine doesn't list: {}",
