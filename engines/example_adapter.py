@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""A complete minimal engine adapter for mtg-oracle (protocol 1).
+"""A complete minimal engine adapter for mtg-oracle (protocol 2).
 
 Its "engine" knows two cards, Demonic Tutor and Diabolic Tutor ("search your library for a card,
 put that card into your hand, then shuffle"), and runs scenarios whose steps are exactly "cast
 a tutor, resolve it" with nothing on the battlefield or in exile. Every other scenario is
 answered `unsupported`, which `mtg-oracle check` reports as UNSUPPORTED, not as a failure.
+It declares what it reports (`observables`), and reports the options it offered (`offered`).
 """
 import json
 import random
@@ -23,18 +24,18 @@ def card_id(card):
 
 
 def play(scenario):
-    """Returns (outcome, None) or (None, reason it is unsupported)."""
+    """Returns (outcome, offers, None) or (None, None, reason it is unsupported)."""
     steps = scenario["steps"]
     if scenario["battlefield"] or scenario["exile"] or len(steps) != 2 or steps[1] != "resolve":
-        return None, "only 'cast a tutor, resolve it' with an empty battlefield and exile"
+        return None, None, "only 'cast a tutor, resolve it' with an empty battlefield and exile"
     cast = steps[0].get("cast") if isinstance(steps[0], dict) else None
     players = {p["name"]: p for p in scenario["players"]}
     if cast is None or cast["player"] not in players:
-        return None, "the first step is not a cast"
+        return None, None, "the first step is not a cast"
     me = players[cast["player"]]
     names = {card_id(c): c["card"] for p in players.values() for z in ("hand", "library") for c in p.get(z, [])}
     if names.get(cast["card"]) not in TUTORS:
-        return None, "this engine knows only Demonic Tutor and Diabolic Tutor"
+        return None, None, "this engine knows only Demonic Tutor and Diabolic Tutor"
     # Zones as lists of ids; libraries and graveyards top first, like the scenario.
     zones = {f"{p['name']}.{z}": [card_id(c) for c in p.get(z, [])]
              for p in players.values() for z in ("library", "hand", "graveyard", "outside")}
@@ -46,7 +47,12 @@ def play(scenario):
               {"step": 0, "event": "moved", "card": tutor, "from": hand, "to": "stack"}]
     zones[hand].remove(tutor)
     known.pop(tutor, None)
-    # The search: a scripted decision if there is one, else the top card (any card is legal).
+    # The search: the engine offers every card of the library, and one must be found if there is
+    # one ("a card" states no quality, 701.23d). Report exactly what the engine offered.
+    can_find = min(1, len(zones[library]))
+    offers = [{"step": 1, "player": who, "decision": "search", "cards": list(zones[library]),
+               "min": can_find, "max": can_find}]
+    # A scripted decision if there is one, else the top card (any card is legal).
     scripted = [d["search"] for d in scenario["decisions"] if "search" in d and d["search"]["player"] == who]
     found = scripted[0]["find"] if scripted else zones[library][:1]
     events.append({"step": 1, "event": "searched", "player": who, "zones": [library], "found": found})
@@ -65,22 +71,28 @@ def play(scenario):
                "known": {c: who_knows for c, who_knows in known.items() if who_knows},
                "life": {p["name"]: p.get("life", 20) for p in players.values()},
                "events": events}
-    return outcome, None
+    return outcome, offers, None
 
 
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "start":
-        send({"type": "hello", "protocol": 1,
+        # Protocol 2. It reads the card names of each scenario itself ("any", then `unsupported`
+        # per scenario); it reports every observable but `library_top` (no Aven Mindcensor here,
+        # so it never says a search was limited), and the options it offers.
+        send({"type": "hello", "protocol": 2,
               "engine": {"name": "example-adapter", "version": "1.0"},
-              "supports": {"players": [2, 3, 4], "features": []}})
+              "supports": {"players": [2, 3, 4], "cards": "any", "features": [],
+                           "observables": ["known", "moves_within_library", "looked_at",
+                                           "revealed_empty", "trigger_kind"],
+                           "offers": True}})
     elif message["type"] == "run":
         try:
-            outcome, why = play(message["scenario"])
+            outcome, offers, why = play(message["scenario"])
             if outcome is None:
                 send({"type": "unsupported", "seq": message["seq"], "reason": why})
             else:
-                send({"type": "result", "seq": message["seq"], "outcome": outcome})
+                send({"type": "result", "seq": message["seq"], "outcome": outcome, "offered": offers})
         except Exception as e:  # report, don't die: the next scenario still runs
             send({"type": "error", "seq": message["seq"], "message": repr(e)})
     elif message["type"] == "stop":

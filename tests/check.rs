@@ -118,7 +118,7 @@ fn an_engine_that_never_greets_errors_every_scenario_and_is_given_up_after_three
         ("hello=garbage", "not JSON"),
         ("hello=hang", "no `hello`"),
         ("hello=exit", "crashed"),
-        ("hello=v2", "speaks protocol 2"),
+        ("hello=v3", "speaks protocol 3"),
     ] {
         let run = check(&files, &pool(), &opts(fake(args), 700), |_, _, _| {});
         assert_eq!(run.scenarios.len(), files.len());

@@ -2,8 +2,9 @@
 //! reference engine (`serve`) in process, and validation.
 
 use mtg_oracle::check::effective_mode;
-use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::judge::{Verdict, judge, judge_observing};
 use mtg_oracle::mutants::{self, Mutant};
+use mtg_oracle::observables::Observables;
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
 use mtg_oracle::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
 use mtg_oracle::protocol::{
@@ -95,16 +96,22 @@ fn the_reference_engine_passes_every_bundled_scenario_in_both_modes_under_every_
             lines.push(to_line(&ToEngine::Stop));
             lines.push("never read: serve stopped".into());
             let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
-            assert!(matches!(&answers[0], FromEngine::Hello { protocol: 1, engine, .. } if engine.seed == Some(seed)));
+            assert!(
+                matches!(&answers[0], FromEngine::Hello { protocol: PROTOCOL_VERSION, engine, .. } if engine.seed == Some(seed))
+            );
             assert_eq!(answers.len(), scenarios.len() + 1, "one answer per scenario, nothing after stop");
             for ((l, answer), sent) in scenarios.iter().zip(&answers[1..]).zip(&modes) {
-                let FromEngine::Result { outcome, .. } = answer else { panic!("{}: {answer:?}", l.id) };
+                let FromEngine::Result { outcome, offered, .. } = answer else { panic!("{}: {answer:?}", l.id) };
                 let mut setup = l.setup.clone();
                 if *sent == Mode::Free {
                     setup.script.clear();
                 }
-                let verdict = judge(&setup, outcome);
-                assert_eq!(verdict, Verdict::Legal, "{} ({mode:?}, {policy:?}, seed {seed})", l.id);
+                let judged = judge_observing(&setup, outcome, &Observables::all());
+                assert_eq!(judged.verdict, Verdict::Legal, "{} ({mode:?}, {policy:?}, seed {seed})", l.id);
+                assert!(judged.unchecked.is_empty(), "{}: the reference engine reports every observable", l.id);
+                // The options it offered at each decision are exactly the legal ones.
+                let diffs = mtg_oracle::offers::compare(&judged.decisions, offered, Some(&setup.game));
+                assert!(diffs.is_empty(), "{} ({mode:?}, {policy:?}): {diffs:?}", l.id);
             }
         }
     }
@@ -122,7 +129,7 @@ fn serve_answers_bad_input_with_an_error_and_goes_on() {
         ServeOptions::default(),
     );
     assert!(matches!(&answers[0], FromEngine::Error { seq: None, .. }));
-    assert!(matches!(&answers[1], FromEngine::Error { message, .. } if message.contains("protocol 1, not 99")));
+    assert!(matches!(&answers[1], FromEngine::Error { message, .. } if message.contains("not 99")));
     assert!(matches!(&answers[2], FromEngine::Error { message, .. } if message.contains("missing field")));
     assert!(matches!(&answers[3], FromEngine::Hello { .. }));
     // Bytes that aren't UTF-8 are answered too, and the loop goes on.
@@ -209,4 +216,134 @@ fn a_mutant_changes_what_the_reference_engine_answers() {
         other => panic!("the mutant's answer should be illegal: {other:?}"),
     }
     assert!(!mutants::is(Mutant::NoShuffleAfterSearch), "serve leaves no mutant behind on the thread");
+}
+
+/// The reference engine's answer to one bundled scenario, in process.
+fn reference_answer(id_part: &str, mutant: Option<Mutant>) -> (Loaded, FromEngine) {
+    let loaded = bundled().into_iter().find(|l| l.id.contains(id_part)).expect("bundled");
+    let run = to_line(&ToEngine::Run {
+        seq: 1,
+        id: loaded.id.clone(),
+        mode: Mode::Scripted,
+        scenario: scenario_message(&loaded, Mode::Scripted),
+    });
+    let answers = serve_lines(&[run], ServeOptions { mutant, seed: 1, ..ServeOptions::default() });
+    (loaded, answers.into_iter().next().expect("an answer"))
+}
+
+#[test]
+fn option_set_mutants_answer_legal_outcomes_but_offer_illegal_options_or_miss_legal_ones() {
+    for (mutant, id_part, clause, words) in [
+        (Mutant::OffersBelowMindcensorWindow, "701.23f-mindcensor-veteran-explorer-cr-example", "701.23f", "offered"),
+        (Mutant::LobotomyOffersBasicLands, "701.23c-lobotomy-nonbasic-land-is-choosable", "608.2d", "offered"),
+        (Mutant::MaySearchNotOffered, "701.23f-mindcensor-veteran-explorer-cr-example", "608.2d", "was not offered"),
+    ] {
+        let (loaded, answer) = reference_answer(id_part, Some(mutant));
+        let FromEngine::Result { outcome, offered, .. } = answer else { panic!("{mutant}: {answer:?}") };
+        let judged = judge_observing(&loaded.setup, &outcome, &Observables::all());
+        assert_eq!(judged.verdict, Verdict::Legal, "{mutant}: the outcome itself is legal");
+        let diffs = mtg_oracle::offers::compare(&judged.decisions, &offered, Some(&loaded.setup.game));
+        assert!(!diffs.is_empty(), "{mutant}: its offers must differ");
+        assert_eq!(diffs[0].clause, clause, "{mutant}: {diffs:?}");
+        assert!(diffs[0].message.contains(words), "{mutant}: {diffs:?}");
+    }
+}
+
+#[test]
+fn an_offered_illegal_option_and_a_missing_legal_option_each_fail_with_their_clause() {
+    use mtg_oracle::offers::{OfferKind, compare};
+    // Splinter on Howling Mine: the searcher may find the graveyard copy and both library copies
+    // (and must find the graveyard one).
+    let (loaded, answer) = reference_answer("701.23b-splinter-howling-mine-cr-example", None);
+    let FromEngine::Result { outcome, offered, .. } = answer else { panic!("{answer:?}") };
+    let judged = judge_observing(&loaded.setup, &outcome, &Observables::all());
+    assert_eq!(judged.verdict, Verdict::Legal);
+    assert!(compare(&judged.decisions, &offered, Some(&loaded.setup.game)).is_empty());
+    let search = offered.iter().position(|o| o.decision == OfferKind::Search).expect("a search offer");
+    assert_eq!(offered[search].min, Some(1), "{offered:?}");
+    // An illegal option: the Forest, which doesn't have the name.
+    let mut extra = offered.clone();
+    extra[search].cards.push("forest".into());
+    let d = compare(&judged.decisions, &extra, Some(&loaded.setup.game));
+    assert_eq!((d.len(), d[0].clause.as_str()), (1, "701.23a"), "{d:?}");
+    assert!(d[0].message.contains("offered forest, which is not a legal option"), "{d:?}");
+    // A legal option missing: a library copy never offered.
+    let mut fewer = offered.clone();
+    fewer[search].cards.retain(|c| c != "mine-lib-1");
+    let d = compare(&judged.decisions, &fewer, Some(&loaded.setup.game));
+    assert_eq!((d.len(), d[0].clause.as_str()), (1, "701.23a"), "{d:?}");
+    assert!(d[0].message.contains("didn't offer mine-lib-1"), "{d:?}");
+    // A legal option missing: finding fewer than every copy (an engine that takes them all).
+    let mut all = offered.clone();
+    all[search].min = all[search].max;
+    let d = compare(&judged.decisions, &all, Some(&loaded.setup.game));
+    assert_eq!(d[0].clause, "701.23b", "{d:?}");
+    // An illegal option: leaving the graveyard copy behind.
+    let mut none = offered.clone();
+    none[search].min = Some(0);
+    let d = compare(&judged.decisions, &none, Some(&loaded.setup.game));
+    assert_eq!(d[0].clause, "701.23b", "{d:?}");
+}
+
+#[test]
+fn no_such_choice_is_invalid_when_the_scripted_choice_is_itself_illegal() {
+    use mtg_oracle::check::{ScenarioResult, Status, choices::no_such_choice};
+    let pool = pool();
+    let path = repo_root().join("scenarios/701.23-search/701.23b-splinter-scripted-leaves-library-copies.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mk = |status, message: String| ScenarioResult {
+        id: "x".into(),
+        rules: Vec::new(),
+        status,
+        gate: mtg_oracle::check::baseline::Gate::Expected,
+        verdict: Vec::new(),
+        message,
+        unobserved: Vec::new(),
+        link: None,
+        stderr_tail: Vec::new(),
+        time_ms: 0.0,
+    };
+    // The script as written is legal: the engine that can't follow it fails, 701.23b.
+    let legal = mtg_oracle::scenario::load_str("legal.yaml", &text, &pool).expect("loads");
+    let offer = mtg_oracle::offers::Offer {
+        step: 1,
+        player: "Alice".into(),
+        decision: mtg_oracle::offers::OfferKind::Search,
+        cards: vec!["mine-gy".into(), "mine-lib-1".into(), "mine-lib-2".into()],
+        min: Some(3),
+        max: Some(3),
+    };
+    let r = no_such_choice(&legal, 0, Some(&offer), "takes every copy", &mk);
+    assert_eq!(r.status, Status::Fail, "{r:?}");
+    assert_eq!(r.verdict[0].clause, "701.23b", "{r:?}");
+    assert!(r.message.contains("no fewer than 3"), "{r:?}");
+    // Scripted to leave the graveyard copy behind, which 701.23b forbids: INVALID.
+    let bad = text.replace("find: [mine-gy]}", "find: [mine-lib-1]}");
+    let illegal = mtg_oracle::scenario::load_str("illegal.yaml", &bad, &pool).expect("loads");
+    let r = no_such_choice(&illegal, 0, Some(&offer), "", &mk);
+    assert_eq!(r.status, Status::Invalid, "{r:?}");
+    assert!(r.message.contains("not legal either") && r.message.contains("701.23b"), "{r:?}");
+    // A decision the scenario doesn't script is a protocol error.
+    assert_eq!(no_such_choice(&legal, 7, None, "", &mk).status, Status::Error);
+}
+
+#[test]
+fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags() {
+    let scenarios = bundled();
+    let features = |part: &str| {
+        let l = scenarios.iter().find(|l| l.id.contains(part)).expect("bundled");
+        scenario_message(l, Mode::Scripted).features
+    };
+    assert!(features("701.23f-mindcensor-veteran-explorer-cr-example").contains(&"step-dies".to_string()));
+    assert!(features("400.7-splinter-target-exiled-in-response").contains(&"step-exile".to_string()));
+    let bob_casts = features("406.3-two-grasps-each-player-sees-only-their-own");
+    assert!(bob_casts.contains(&"non-active-player-sorcery".to_string()), "{bob_casts:?}");
+    let alice_casts = features("701.23a-demonic-tutor-finds-bottom-card");
+    assert!(alice_casts.is_empty(), "{alice_casts:?}");
+    // Only scenarios that have such a step carry the tag.
+    for l in &scenarios {
+        let f = scenario_message(l, Mode::Scripted).features;
+        let has_step = |word: &str| serde_json::to_string(&l.scenario.steps).unwrap().contains(word);
+        assert_eq!(f.contains(&"step-to-graveyard".to_string()), has_step("\"to_graveyard\""), "{}", l.id);
+    }
 }

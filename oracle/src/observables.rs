@@ -159,9 +159,10 @@ impl Observables {
             Observable::LibraryTop => {
                 expected.events.iter().any(|e| matches!(e.event, Event::Searched { library_top: Some(_), .. }))
             }
-            Observable::MovesWithinLibrary => expected.events.iter().any(
-                |e| matches!(&e.event, Event::Moved { from, to, .. } if from == to && from.ends_with(".library")),
-            ),
+            Observable::MovesWithinLibrary => expected
+                .events
+                .iter()
+                .any(|e| matches!(&e.event, Event::Moved { from, to, .. } if from == to && from.ends_with(".library"))),
             Observable::LookedAt => expected.events.iter().any(|e| matches!(e.event, Event::LookedAt { .. })),
             Observable::RevealedEmpty => {
                 expected.events.iter().any(|e| matches!(&e.event, Event::Revealed { cards, .. } if cards.is_empty()))

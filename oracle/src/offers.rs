@@ -116,9 +116,7 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
     Some(match decision {
         Decision::May { .. } => mk(OfferKind::May, Vec::new(), None, None, false),
         Decision::ChooseCard { options, .. } => mk(OfferKind::Choose, ids(options), None, None, options.len() <= 1),
-        Decision::Sacrifice { options, .. } => {
-            mk(OfferKind::Sacrifice, ids(options), None, None, options.len() <= 1)
-        }
+        Decision::Sacrifice { options, .. } => mk(OfferKind::Sacrifice, ids(options), None, None, options.len() <= 1),
         Decision::Discard { options, count, optional, .. } => {
             mk(OfferKind::Discard, ids(options), None, None, !optional && options.len() <= *count)
         }
@@ -133,11 +131,8 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
             legal.public_forced = parts.iter().any(|p| p.all && !p.public.is_empty());
             if cap.is_some() {
                 let window: BTreeSet<usize> = looked_at.iter().copied().collect();
-                let libraries: BTreeSet<ZoneRef> = looked_at
-                    .iter()
-                    .map(|&o| game.obj(o).zone)
-                    .filter(|z| matches!(z, ZoneRef::Library(_)))
-                    .collect();
+                let libraries: BTreeSet<ZoneRef> =
+                    looked_at.iter().map(|&o| game.obj(o).zone).filter(|z| matches!(z, ZoneRef::Library(_))).collect();
                 legal.below_window = libraries
                     .into_iter()
                     .flat_map(|z| game.zone(z).iter().copied())

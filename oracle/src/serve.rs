@@ -25,8 +25,8 @@ use crate::mutants::{self, Mutant};
 use crate::offers::{Offer, reference_offer};
 use crate::outcome::Outcome;
 use crate::protocol::{
-    ACCEPTED_VERSIONS, EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line, to_scenario,
-    validate::validate_to_engine,
+    ACCEPTED_VERSIONS, EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line,
+    to_scenario, validate::validate_to_engine,
 };
 use crate::rules::search::{a_legal_find, check_found};
 use crate::scenario::load_scenario;

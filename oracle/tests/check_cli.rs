@@ -228,3 +228,97 @@ fn schema_protocol_is_json() {
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert!(v["title"].as_str().is_some_and(|t| t.contains("protocol")), "{v}");
 }
+
+#[test]
+fn declared_unobservable_fields_are_not_judged_and_every_report_names_them() {
+    let tutor = "scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml";
+    let capped = "scenarios/701.23-search/701.23f-mindcensor-veteran-explorer-cr-example.yaml";
+    let strip = "strip-known=701.23a-demonic-tutor-finds-bottom strip-library-top=veteran-explorer-cr";
+    // Without a declaration, an answer that leaves out `known` or `library_top` fails, each with
+    // the clause of what is missing.
+    let o = oracle(&["check", "--engine", &fake(strip), "--validate", tutor, capped]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("701.20a:"), "a card in hand its owner must know: {out}");
+    assert!(out.contains("701.23f:") && out.contains("field `library_top` is missing"), "{out}");
+    assert!(!out.contains("701.23h"), "a missing field is not an extra search: {out}");
+    // Declared as not reported, they are not judged, and every report names them per scenario.
+    let dir = scratch("unobserved");
+    let (junit, json, md) = (dir.join("junit.xml"), dir.join("report.json"), dir.join("matrix.md"));
+    let engine = fake(&format!("{strip} observables=moves_within_library,looked_at,revealed_empty,trigger_kind"));
+    let o = oracle(&[
+        "check",
+        "--engine",
+        &engine,
+        "--validate",
+        "--junit",
+        junit.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+        tutor,
+        capped,
+    ]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains(
+            "PASS scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml, knowledge not observed"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("library_top not observed"), "{out}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let unobserved: Vec<String> = report["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["unobserved"].as_array().cloned().unwrap_or_default())
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect();
+    assert!(unobserved.contains(&"knowledge not observed".to_string()), "{report}");
+    assert!(unobserved.contains(&"library_top not observed".to_string()), "{report}");
+    for file in [&junit, &md] {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains("knowledge not observed") && text.contains("library_top not observed"), "{text}");
+    }
+}
+
+#[test]
+fn an_engine_that_offers_no_such_choice_fails_when_the_scripted_choice_is_legal() {
+    // Splinter's script finds only the graveyard copy; the engine always takes every copy. The
+    // scripted choice is legal (a library is hidden and the search states a name), so the
+    // engine lacks a legal option: FAIL, 701.23b.
+    let splinter = "scenarios/701.23-search/701.23b-splinter-scripted-leaves-library-copies.yaml";
+    let o = oracle(&["check", "--engine", &fake("no-such-choice=splinter-scripted"), "--validate", splinter]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("FAIL") && out.contains("701.23b:") && out.contains("offers no such choice"), "{out}");
+    // The same answer for a scenario whose scripted choice is illegal: the scenario is INVALID.
+    let dir = scratch("no-such-choice");
+    let bad = dir.join("splinter-illegal-script.yaml");
+    let text = std::fs::read_to_string(repo().join(splinter))
+        .unwrap()
+        .replace("find: [mine-gy]}", "find: [mine-lib-1]}")
+        .replace("expect:\n  outcomes: 1", "expect:\n  outcomes: 0");
+    std::fs::write(&bad, text).unwrap();
+    let o = oracle(&["check", "--engine", &fake("no-such-choice=splinter-illegal"), bad.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("INVALID") && out.contains("701.23b"), "{out}");
+}
+
+#[test]
+fn option_set_mutants_pass_every_outcome_check_but_fail_on_what_they_offer() {
+    for (mutant, filter, clause) in [
+        ("offers-below-mindcensor-window", "701.23f-mindcensor-veteran-explorer-cr-example", "701.23f:"),
+        ("lobotomy-offers-basic-lands", "701.23c-lobotomy-nonbasic-land-is-choosable", "608.2d:"),
+        ("may-search-not-offered", "701.23f-mindcensor-veteran-explorer-cr-example", "608.2d:"),
+    ] {
+        let o = oracle(&["check", "--seed", "1", "--mutant", mutant, "--filter", filter]);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(1), "{mutant}: {out}");
+        assert!(out.contains("FAIL") && out.contains(clause), "{mutant}: {out}");
+    }
+}

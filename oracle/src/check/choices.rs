@@ -53,9 +53,10 @@ pub fn no_such_choice(
         };
     }
     let recorder = &decider.inner;
-    let matching = recorder.decisions.iter().filter(|(_, d, scripted)| {
-        *scripted && kind_of(d) == Some(entry.kind) && d.player() == entry.player
-    });
+    let matching = recorder
+        .decisions
+        .iter()
+        .filter(|(_, d, scripted)| *scripted && kind_of(d) == Some(entry.kind) && d.player() == entry.player);
     let Some((legal_index, _, _)) = matching.clone().nth(rank) else {
         return mk(Status::Invalid, format!("decisions[{index}] never comes up"));
     };

@@ -26,7 +26,7 @@ use crate::protocol::validate::{
     check_offers, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
 };
 use crate::protocol::{
-    ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of,
+    ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of_loaded,
     scenario_message, to_line,
 };
 use crate::runner::locate_sim_error;
@@ -529,11 +529,9 @@ impl<'a> Session<'a> {
                 self.hello = Some((engine, supports));
                 Ok(())
             }
-            FromEngine::Hello { protocol, .. } => {
-                Err(format!(
-                    "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
-                ))
-            }
+            FromEngine::Hello { protocol, .. } => Err(format!(
+                "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
+            )),
             other => Err(format!("protocol violation: expected `hello`, got {}", to_line(&other))),
         }
     }
@@ -548,14 +546,8 @@ impl<'a> Session<'a> {
             return Some(format!("the engine supports {counts:?} players; this scenario has {players}"));
         }
         if let Some(cards) = &supports.cards {
-            let missing: std::collections::BTreeSet<&str> = loaded
-                .setup
-                .game
-                .objs
-                .iter()
-                .map(|o| o.def.name.as_str())
-                .filter(|n| !cards.knows(n))
-                .collect();
+            let missing: std::collections::BTreeSet<&str> =
+                loaded.setup.game.objs.iter().map(|o| o.def.name.as_str()).filter(|n| !cards.knows(n)).collect();
             if !missing.is_empty() {
                 return Some(format!(
                     "cards the engine doesn't list: {}",
@@ -565,7 +557,7 @@ impl<'a> Session<'a> {
         }
         if let Some(features) = &supports.features {
             let missing: Vec<String> =
-                features_of(&loaded.scenario).into_iter().filter(|f| !features.contains(f)).collect();
+                features_of_loaded(loaded).into_iter().filter(|f| !features.contains(f)).collect();
             if !missing.is_empty() {
                 return Some(format!("features the engine doesn't list: {}", missing.join(", ")));
             }

@@ -44,6 +44,33 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// The features of a loaded scenario: [`features_of`], plus `non-active-player-sorcery` when a
+/// player other than the active one (the first) casts a sorcery as a step. The oracle doesn't
+/// model timing (an adapter gives every player priority to take each step), but an engine that
+/// enforces sorcery timing can't set that up, so it can leave the tag out of its features.
+pub fn features_of_loaded(loaded: &Loaded) -> Vec<String> {
+    let mut out = features_of(&loaded.scenario);
+    let first = loaded.scenario.players.first().map(|p| p.name.as_str());
+    let sorcery = |id: &str| {
+        loaded.setup.ids.get(id).is_some_and(|&o| {
+            let def = &loaded.setup.game.obj(o).def;
+            def.faces().iter().any(|f| f.types.contains(&crate::cards::def::CardType::Sorcery))
+        })
+    };
+    let tagged = loaded.scenario.steps.iter().any(|step| {
+        let step = match step {
+            Step::Attempt { step, .. } => step.as_ref(),
+            s => s,
+        };
+        matches!(step, Step::Cast { player, card, .. } if Some(player.as_str()) != first && sorcery(card))
+    });
+    if tagged {
+        out.push("non-active-player-sorcery".into());
+        out.sort();
+    }
+    out
+}
+
 /// The feature tag of a step something outside the scenario does (`dies`, `exile`,
 /// `to_graveyard`, also inside an `attempt`).
 pub fn outside_step_feature(step: &Step) -> Option<&'static str> {
@@ -94,7 +121,7 @@ pub fn scenario_message(loaded: &Loaded, mode: Mode) -> ScenarioMessage {
     ScenarioMessage {
         title: s.title.clone(),
         rules: s.rules.clone(),
-        features: features_of(s),
+        features: features_of_loaded(loaded),
         players,
         battlefield,
         exile,

@@ -33,7 +33,7 @@ use crate::offers::Offer;
 use crate::outcome::Outcome;
 use crate::scenario::format::{CardSetup, PlayerSetup, ScriptedDecision, Step};
 
-pub use build::{features_of, outside_step_feature, scenario_message, to_scenario};
+pub use build::{features_of, features_of_loaded, outside_step_feature, scenario_message, to_scenario};
 
 /// The protocol version. An engine that answers `hello` with a version the oracle doesn't accept
 /// ([`ACCEPTED_VERSIONS`]) is not run.

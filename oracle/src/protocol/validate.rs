@@ -48,8 +48,10 @@ pub fn parse_from_engine(line: &str) -> Result<FromEngine, String> {
         other => return Err(format!("unknown message type `{other}`")),
     };
     map.retain(|k, _| keep.contains(&k.as_str()));
-    for (key, fields) in [("engine", &["name", "version", "seed"][..]), ("supports", &["players", "cards", "features", "observables", "offers"])]
-    {
+    for (key, fields) in [
+        ("engine", &["name", "version", "seed"][..]),
+        ("supports", &["players", "cards", "features", "observables", "offers"]),
+    ] {
         if let Some(Value::Object(inner)) = map.get_mut(key) {
             inner.retain(|k, _| fields.contains(&k.as_str()));
         }
