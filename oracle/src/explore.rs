@@ -62,6 +62,12 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
             std::iter::once(Choice::Cast(None)).chain(options.iter().map(|&c| Choice::Cast(Some(c)))).collect()
         }
         Decision::Targets { options, .. } => options.iter().map(|t| Choice::Targets(t.clone())).collect(),
+        Decision::Replacement { options, .. } => options.iter().map(|r| Choice::Name(r.key().to_string())).collect(),
+        Decision::CostOrder { parts, .. } => {
+            let mut out = Vec::new();
+            permutations(&mut (0..parts.len()).collect(), 0, &mut out, limit).ok_or_else(too_many)?;
+            out.into_iter().map(Choice::Order).collect()
+        }
         Decision::Random { from, count, .. } => {
             let mut out = Vec::new();
             combinations(from, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
@@ -219,6 +225,8 @@ impl Decider for FirstLegal {
             Decision::Name { options, .. } => Choice::Name(options.first().cloned().ok_or_else(none)?),
             Decision::CastFree { .. } => Choice::Cast(None),
             Decision::Targets { options, .. } => Choice::Targets(options.first().cloned().ok_or_else(none)?),
+            Decision::Replacement { options, .. } => Choice::Name(options.first().ok_or_else(none)?.key().to_string()),
+            Decision::CostOrder { parts, .. } => Choice::Order((0..parts.len()).collect()),
             Decision::Find { parts, joint_min, .. } => {
                 find_choice(parts, *joint_min, |p, taken| a_legal_find(game, p, taken)).ok_or_else(none)?
             }

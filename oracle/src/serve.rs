@@ -198,7 +198,9 @@ impl Decider for Chooser {
             | Decision::Discard { .. }
             | Decision::Name { .. }
             | Decision::CastFree { .. }
-            | Decision::Targets { .. } => {
+            | Decision::Targets { .. }
+            | Decision::Replacement { .. }
+            | Decision::CostOrder { .. } => {
                 let opts = options(game, decision, 10_000)?;
                 let pick = if self.policy == Policy::Greedy { opts.last() } else { opts.first() };
                 pick.cloned().ok_or_else(none)?

@@ -150,7 +150,9 @@ impl ByteDecider<'_> {
             | Decision::Discard { .. }
             | Decision::Name { .. }
             | Decision::CastFree { .. }
-            | Decision::Targets { .. } => crate::explore::options(game, decision, usize::MAX)
+            | Decision::Targets { .. }
+            | Decision::Replacement { .. }
+            | Decision::CostOrder { .. } => crate::explore::options(game, decision, usize::MAX)
                 .ok()
                 .and_then(|o| o.into_iter().next())
                 .ok_or_else(none)?,
@@ -192,6 +194,8 @@ fn kind(d: &Decision) -> &'static str {
         Decision::Name { .. } => "name",
         Decision::CastFree { .. } => "cast",
         Decision::Targets { .. } => "targets",
+        Decision::Replacement { .. } => "replacement",
+        Decision::CostOrder { .. } => "cost order",
     }
 }
 

@@ -123,3 +123,41 @@ pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
     let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
     !f.types.contains(&CardType::Land) && !f.types.is_empty()
 }
+
+/// One part of a total cost that moves a card (602.2b: an activation cost is paid as a spell's
+/// total cost is, 601.2h). Tapping moves nothing and is left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CostPart {
+    /// Discard this card (cycling and the like).
+    DiscardThis(ObjId),
+    /// Discard another card.
+    Discard(ObjId),
+    /// Sacrifice this permanent.
+    SacrificeThis(ObjId),
+    /// Sacrifice another permanent.
+    Sacrifice(ObjId),
+    /// Mill N cards.
+    Mill(u32),
+}
+
+/// 601.2h (602.2b for abilities): the player pays the parts of a total cost in any order they
+/// like. The order changes what happens only when a mill is paid next to a part that moves
+/// another card, which a replacement effect may send into that library (a sacrificed Gravebane
+/// Zombie goes on top of the library the mill then takes from), so only then is it a choice.
+pub fn cost_order_matters(parts: &[CostPart]) -> bool {
+    parts.len() >= 2 && parts.iter().any(|p| matches!(p, CostPart::Mill(_)))
+}
+
+/// 601.2h: an order of the cost parts pays each part once.
+pub fn check_cost_order(order: &[usize], parts: usize) -> Result<(), Violation> {
+    let mut seen = vec![false; parts];
+    for &i in order {
+        if i >= parts || std::mem::replace(&mut seen[i], true) {
+            return Err(Violation::new("601.2h", format!("{order:?} doesn't pay each of the {parts} cost parts once")));
+        }
+    }
+    if order.len() != parts {
+        return Err(Violation::new("601.2h", format!("{order:?} doesn't pay each of the {parts} cost parts once")));
+    }
+    Ok(())
+}

@@ -352,21 +352,45 @@ impl Sim<'_> {
         if ab.tap {
             self.game.objs[card].flags.tapped = true;
         }
+        use crate::rules::casting::{CostPart, check_cost_order, cost_order_matters};
+        let mut parts = Vec::new();
         if ab.discard_this {
-            // 702.29a: cycling's cost discards the card; 702.29c–d: that is a cycle.
-            self.discard(player, card, ab.cycling);
+            parts.push(CostPart::DiscardThis(card));
         }
         if let Some(d) = discard {
-            self.discard(player, d, false);
+            parts.push(CostPart::Discard(d));
         }
         if ab.sacrifice_this {
-            self.sacrifice(player, card);
+            parts.push(CostPart::SacrificeThis(card));
         }
         if let Some(s) = sacrifice {
-            self.sacrifice(player, s);
+            parts.push(CostPart::Sacrifice(s));
         }
         if let Some(n) = ab.mill {
-            self.mill(player, n)?;
+            parts.push(CostPart::Mill(n));
+        }
+        // 601.2h: the player pays the parts in the order they like, where the order matters.
+        let order: Vec<usize> = if cost_order_matters(&parts) {
+            match self.decide(&Decision::CostOrder { player, parts: parts.clone() })? {
+                Choice::Order(o) if check_cost_order(&o, parts.len()).is_ok() => o,
+                other => {
+                    let why = format!("{other:?} doesn't pay each of the {} cost parts once", parts.len());
+                    return Err(self.illegal(Violation::new("601.2h", why), Vec::new()));
+                }
+            }
+        } else {
+            (0..parts.len()).collect()
+        };
+        for i in order {
+            match parts[i] {
+                // 702.29a: cycling's cost discards the card; 702.29c–d: that is a cycle.
+                CostPart::DiscardThis(c) => self.discard(player, c, ab.cycling),
+                CostPart::Discard(d) => self.discard(player, d, false),
+                CostPart::SacrificeThis(c) | CostPart::Sacrifice(c) => self.sacrifice(player, c),
+                CostPart::Mill(n) => {
+                    self.mill(player, n)?;
+                }
+            }
         }
         self.push_ability(card, player, ab.effect, x);
         Ok(())
