@@ -161,3 +161,24 @@ pub fn check_cost_order(order: &[usize], parts: usize) -> Result<(), Violation> 
     }
     Ok(())
 }
+
+/// 117.1a: a player with priority may cast an instant spell at any time, and any other spell
+/// only during their own main phase while the stack is empty (307.1 for sorceries; the rules for
+/// each permanent type say the same). Flash (702.8a) lets a card be cast whenever an instant
+/// could be. Flashback (702.34a) changes where a card is cast from and what is paid, not when.
+/// The oracle has no turn structure: a spell cast with an empty stack is taken to be cast in its
+/// caster's own main phase, so only the empty stack is checked. `stack_empty` is whether the
+/// stack is empty as the spell is cast.
+pub fn check_timing(
+    chars: &crate::rules::characteristics::Chars,
+    name: &str,
+    stack_empty: bool,
+) -> Result<(), Violation> {
+    if stack_empty || chars.types.contains(&CardType::Instant) || chars.keywords.contains(&Keyword::Flash) {
+        return Ok(());
+    }
+    Err(Violation::new(
+        "117.1a",
+        format!("{name} is not an instant and has no flash, so it can't be cast while the stack isn't empty"),
+    ))
+}

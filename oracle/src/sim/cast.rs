@@ -68,6 +68,13 @@ impl Sim<'_> {
             )));
         }
         let def = o.def.clone();
+        // 117.1a: a spell that is neither an instant nor has flash needs an empty stack. A spell
+        // cast while another resolves (Jetsam) is cast when the effect says.
+        if mode != CastMode::WithoutPaying && !(o.def.is_split() && face.is_none()) {
+            let chars = stack_chars(&def, face);
+            let name = chars.names.join(" // ");
+            crate::rules::casting::check_timing(&chars, &name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
+        }
         if face == Some(crate::rules::casting::FUSED) {
             crate::rules::casting::check_fuse(&self.game, card, player).map_err(|v| self.refused(v))?;
         }
