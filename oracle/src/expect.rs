@@ -36,7 +36,7 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
             let fixed = outcome.fixed.get(&zone).cloned().unwrap_or_default();
             let was_shuffled =
                 o.events.iter().any(|e| matches!(&e.event, Event::Shuffled { library } if library == player));
-            was_shuffled && (fixed.top() + fixed.bottom < len || len <= 1)
+            was_shuffled && (fixed.top() + fixed.bottom() < len || len <= 1)
         }
         Assertion::Known { card, to } => {
             let mut want = to.clone();

@@ -63,6 +63,12 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
         }
         Decision::Targets { options, .. } => options.iter().map(|t| Choice::Targets(t.clone())).collect(),
         Decision::SearchLimit { options, .. } => options.iter().map(|&n| Choice::Limit(n)).collect(),
+        Decision::Replacement { options, .. } => options.iter().map(|r| Choice::Name(r.key().to_string())).collect(),
+        Decision::CostOrder { parts, .. } => {
+            let mut out = Vec::new();
+            permutations(&mut (0..parts.len()).collect(), 0, &mut out, limit).ok_or_else(too_many)?;
+            out.into_iter().map(Choice::Order).collect()
+        }
         Decision::Random { from, count, .. } => {
             let mut out = Vec::new();
             combinations(from, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
@@ -221,6 +227,8 @@ impl Decider for FirstLegal {
             Decision::CastFree { .. } => Choice::Cast(None),
             Decision::Targets { options, .. } => Choice::Targets(options.first().cloned().ok_or_else(none)?),
             Decision::SearchLimit { options, .. } => Choice::Limit(*options.first().ok_or_else(none)?),
+            Decision::Replacement { options, .. } => Choice::Name(options.first().ok_or_else(none)?.key().to_string()),
+            Decision::CostOrder { parts, .. } => Choice::Order((0..parts.len()).collect()),
             Decision::Find { parts, joint_min, .. } => {
                 find_choice(parts, *joint_min, |p, taken| a_legal_find(game, p, taken)).ok_or_else(none)?
             }

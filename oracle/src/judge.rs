@@ -223,6 +223,15 @@ fn guided_split(
 }
 
 impl Observed<'_> {
+    /// One of several answers the log doesn't tell apart, best guess first: the replay takes
+    /// the one `split_picks` gives for this ambiguous decision, and `judge` tries the others.
+    fn pick_alternative<'v, T>(&mut self, ranked: &'v [T]) -> &'v T {
+        let k = self.split_counts.len();
+        self.split_counts.push(ranked.len());
+        let pick = self.split_picks.get(k).copied().unwrap_or(0).min(ranked.len().saturating_sub(1));
+        &ranked[pick]
+    }
+
     /// Where the observation says a card went during `step`, if it moved.
     fn destination(&self, step: usize, card: ObjId) -> Option<String> {
         let id = self.ids.iter().find(|(_, o)| **o == card).map(|(id, _)| id.as_str())?;
@@ -598,6 +607,55 @@ impl Decider for Observed<'_> {
                 });
                 Ok(Choice::Limit(logged.or_else(|| options.first().copied()).unwrap_or(0)))
             }
+            Decision::Replacement { options, card, .. } => {
+                // 616.1: which effect applied shows in where the card went (a library, exile)
+                // and whether it was revealed (Darksteel Colossus); the top or the bottom of a
+                // library doesn't show in the log, so the others are replayed when the first
+                // doesn't match (as merged-search splits are).
+                let id = game.obj(*card).id.clone();
+                let to = self.destination(step, *card).unwrap_or_default();
+                let revealed = self.events.iter().any(|e| {
+                    e.step == step && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(&id))
+                });
+                let fits = |r: &crate::rules::replacement::GraveyardReplacement| {
+                    use crate::rules::replacement::GraveyardReplacement as R;
+                    match r {
+                        R::FlashbackExile | R::ExileInstead => to == "exile",
+                        R::ShuffleIntoLibrary => revealed && to.ends_with(".library"),
+                        R::LibraryTop | R::LibraryBottom => !revealed && to.ends_with(".library"),
+                    }
+                };
+                let mut ranked = options.clone();
+                ranked.sort_by_key(|r| !fits(r));
+                Ok(Choice::Name(self.pick_alternative(&ranked).key().to_string()))
+            }
+            Decision::CostOrder { player, parts } => {
+                // 601.2h: the order the log shows each part being paid in; the other orders are
+                // replayed when that one doesn't match.
+                use crate::rules::casting::CostPart;
+                let library = ZoneRef::Library(*player).display(&names);
+                let first_at = |part: &CostPart| -> usize {
+                    let hit = |e: &Event| match (part, e) {
+                        (CostPart::DiscardThis(c) | CostPart::Discard(c), Event::Discarded { card, .. })
+                        | (CostPart::SacrificeThis(c) | CostPart::Sacrifice(c), Event::Sacrificed { card, .. }) => {
+                            *card == game.obj(*c).id
+                        }
+                        (CostPart::Mill(_), Event::Moved { from, .. }) => *from == library,
+                        _ => false,
+                    };
+                    self.events.iter().position(|e| e.step == step && hit(&e.event)).unwrap_or(usize::MAX)
+                };
+                let mut seen: Vec<usize> = (0..parts.len()).collect();
+                seen.sort_by_key(|&i| first_at(&parts[i]));
+                let mut orders = vec![seen.clone()];
+                if let Ok(all) = crate::explore::options(game, decision, 1_000) {
+                    orders.extend(all.into_iter().filter_map(|c| match c {
+                        Choice::Order(o) if o != seen => Some(o),
+                        _ => None,
+                    }));
+                }
+                Ok(Choice::Order(self.pick_alternative(&orders).clone()))
+            }
             Decision::Random { player, purpose, from, count } => {
                 let library = ZoneRef::Library(*player).display(&names);
                 let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_str()).collect();
@@ -727,7 +785,9 @@ impl Decider for Observed<'_> {
 /// found cards can be split among its instructions in more than one legal way is replayed with
 /// the other splits when the first replay doesn't match: one merged search at a time, keeping
 /// for each the split that leaves the fewest differences (each search's split decides where
-/// its own cards go), within `MAX_REPLAYS` (64) replays. When none matches, the verdict is that of
+/// its own cards go), within `MAX_REPLAYS` (64) replays. Choices the log doesn't show exactly
+/// — which replacement effect applied (616.1), the order cost parts were paid in (601.2h) — are
+/// tried the same way. When none matches, the verdict is that of
 /// the closest replay.
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     judge_observing(setup, observed, &Observables::all()).verdict
@@ -1139,10 +1199,7 @@ fn zone_differences(
             continue; // already reported card by card
         }
         let len = w.len();
-        let top = fixed.top().min(len);
-        let bottom = fixed.bottom.min(len - top);
-        let bottom_range = (bottom > 0).then_some(len - bottom..len);
-        for range in fixed.top_ranges(len).into_iter().chain(bottom_range) {
+        for range in fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)) {
             // Each group holds the right cards (they are sorted within a group by canonical form).
             if w[range.clone()] != g[range.clone()] {
                 let clause = move_clauses.get(&w[range.start]).copied().unwrap_or("401.2");

@@ -170,19 +170,26 @@ pub struct LibraryShape {
     /// Sizes of the groups at the top with known positions, top first; a group of one is one
     /// fixed position, a larger group is a set of cards in an order of their owner's choice.
     pub top_groups: Vec<usize>,
-    /// How many cards from the bottom have known positions.
-    pub bottom_fixed: usize,
+    /// Sizes of the groups at the bottom with known positions, top first (the last is the
+    /// bottom card): a group of one is one fixed position, a larger group is a set of cards put
+    /// there at once, in an order their owner chooses (401.4).
+    pub bottom_groups: Vec<usize>,
 }
 
 impl LibraryShape {
     /// A library in the order it was set up: every position fixed.
     pub fn ordered(len: usize) -> Self {
-        LibraryShape { top_groups: vec![1; len], bottom_fixed: 0 }
+        LibraryShape { top_groups: vec![1; len], bottom_groups: Vec::new() }
     }
 
     /// How many cards from the top are in fixed groups.
     pub fn top_fixed(&self) -> usize {
         self.top_groups.iter().sum()
+    }
+
+    /// How many cards from the bottom are in fixed groups.
+    pub fn bottom_fixed(&self) -> usize {
+        self.bottom_groups.iter().sum()
     }
 
     /// The card at `idx` (of a library of `old_len` cards) left the library.
@@ -199,20 +206,32 @@ impl LibraryShape {
             }
             start += size;
         }
-        if idx >= old_len - self.bottom_fixed.min(old_len) {
-            self.bottom_fixed -= 1;
+        let bottom = self.bottom_fixed().min(old_len);
+        if idx >= old_len - bottom {
+            let mut start = old_len - bottom;
+            for g in 0..self.bottom_groups.len() {
+                let size = self.bottom_groups[g];
+                if idx < start + size {
+                    self.bottom_groups[g] -= 1;
+                    if self.bottom_groups[g] == 0 {
+                        self.bottom_groups.remove(g);
+                    }
+                    return;
+                }
+                start += size;
+            }
         }
     }
 
     /// A card was put into a library of (now) `new_len` cards, on top or at the bottom.
     pub fn insert(&mut self, on_top: bool, new_len: usize) {
-        let fully_fixed = self.top_fixed() + self.bottom_fixed >= new_len - 1 && self.bottom_fixed == 0;
+        let fully_fixed = self.top_fixed() >= new_len - 1 && self.bottom_groups.is_empty();
         if on_top {
             self.top_groups.insert(0, 1);
         } else if fully_fixed {
             self.top_groups.push(1);
         } else {
-            self.bottom_fixed += 1;
+            self.bottom_groups.push(1);
         }
     }
 
@@ -238,9 +257,18 @@ impl LibraryShape {
                 self.top_groups.insert(0, k);
             }
         } else {
-            let bottom = self.bottom_fixed.min(len - top);
+            let bottom = self.bottom_groups.iter().sum::<usize>().min(len - top);
             let middle = len - top - bottom;
-            self.bottom_fixed = bottom - k.saturating_sub(top + middle).min(bottom);
+            // The looked-at cards reach into the bottom groups: those positions join the top group.
+            let mut take = k.saturating_sub(top + middle).min(bottom);
+            while take > 0 && !self.bottom_groups.is_empty() {
+                if self.bottom_groups[0] <= take {
+                    take -= self.bottom_groups.remove(0);
+                } else {
+                    self.bottom_groups[0] -= take;
+                    take = 0;
+                }
+            }
             self.top_groups = vec![k];
         }
     }
@@ -252,6 +280,23 @@ impl LibraryShape {
         }
         self.top_groups.drain(..k);
         self.top_groups.insert(0, k);
+    }
+
+    /// 401.4: the bottom `k` cards of a library of `len` cards were put there at the same time,
+    /// so their owner orders them. In a library whose every position is fixed they are the last
+    /// top groups.
+    pub fn group_bottom(&mut self, k: usize, len: usize) {
+        let groups = if self.bottom_groups.is_empty() && self.top_fixed() >= len {
+            &mut self.top_groups
+        } else {
+            &mut self.bottom_groups
+        };
+        let n = groups.len();
+        if k < 2 || n < k || groups[n - k..].iter().any(|&g| g != 1) {
+            return;
+        }
+        groups.truncate(n - k);
+        groups.push(k);
     }
 }
 

@@ -262,8 +262,9 @@ pub struct FixedPositions {
     /// Groups at the top, top first: a group of one is a fixed position; a larger group is a set
     /// of cards put there at once, in an order their owner chose (401.4).
     pub top_groups: Vec<usize>,
-    /// Cards at the bottom whose positions are fixed.
-    pub bottom: usize,
+    /// Groups at the bottom, top first (the last holds the bottom card); sizes as for
+    /// `top_groups`.
+    pub bottom_groups: Vec<usize>,
 }
 
 impl FixedPositions {
@@ -275,6 +276,18 @@ impl FixedPositions {
     /// The top groups as index ranges, clipped to a library of `len` cards.
     pub fn top_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
         group_ranges(&self.top_groups, len)
+    }
+
+    /// How many cards from the bottom are in fixed groups.
+    pub fn bottom(&self) -> usize {
+        self.bottom_groups.iter().sum()
+    }
+
+    /// The bottom groups as index ranges in a library of `len` cards, below the top groups.
+    pub fn bottom_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
+        let top = self.top().min(len);
+        let start = len - self.bottom().min(len - top);
+        group_ranges(&self.bottom_groups, len - start).into_iter().map(|r| r.start + start..r.end + start).collect()
     }
 }
 
@@ -309,8 +322,8 @@ pub struct LegalOutcome {
 pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
     let len = cards.len();
     let top = fixed.top().min(len);
-    let bottom = fixed.bottom.min(len - top);
-    for range in fixed.top_ranges(len) {
+    let bottom = fixed.bottom().min(len - top);
+    for range in fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)) {
         cards[range].sort_unstable();
     }
     cards[top..len - bottom].sort_unstable();

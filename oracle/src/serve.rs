@@ -224,7 +224,9 @@ impl Decider for Chooser {
             | Decision::Name { .. }
             | Decision::CastFree { .. }
             | Decision::Targets { .. }
-            | Decision::SearchLimit { .. } => {
+            | Decision::SearchLimit { .. }
+            | Decision::Replacement { .. }
+            | Decision::CostOrder { .. } => {
                 let opts = options(game, decision, 10_000)?;
                 let pick = if self.policy == Policy::Greedy { opts.last() } else { opts.first() };
                 pick.cloned().ok_or_else(none)?

@@ -160,7 +160,7 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
         }
         let fixed = legal.fixed.get(zone).cloned().unwrap_or_default();
         let len = cards.len();
-        let random = fixed.top().min(len)..len - fixed.bottom.min(len - fixed.top().min(len));
+        let random = fixed.top().min(len)..len - fixed.bottom().min(len - fixed.top().min(len));
         for (i, card) in cards.iter().enumerate() {
             let who = o.known.get(card).cloned().unwrap_or_default();
             if who.is_empty() {
@@ -582,13 +582,13 @@ pub fn shuffle_bookkeeping(b: &Built, legal: &LegalOutcome) -> Result<(), CheckF
             if want > 1 {
                 continue;
             }
-            if specs.len() == 1 && (fixed.top() != on_top.len() || fixed.bottom != 0) {
+            if specs.len() == 1 && (fixed.top() != on_top.len() || fixed.bottom() != 0) {
                 return Err(fail(
                     "shuffle",
                     format!(
                         "after the shuffle {zone} has {} fixed top and {} fixed bottom positions, but {} found card(s) were put on top (701.24b)",
                         fixed.top(),
-                        fixed.bottom,
+                        fixed.bottom(),
                         on_top.len()
                     ),
                 ));

@@ -151,7 +151,9 @@ impl ByteDecider<'_> {
             | Decision::Name { .. }
             | Decision::CastFree { .. }
             | Decision::Targets { .. }
-            | Decision::SearchLimit { .. } => crate::explore::options(game, decision, usize::MAX)
+            | Decision::SearchLimit { .. }
+            | Decision::Replacement { .. }
+            | Decision::CostOrder { .. } => crate::explore::options(game, decision, usize::MAX)
                 .ok()
                 .and_then(|o| o.into_iter().next())
                 .ok_or_else(none)?,
@@ -194,6 +196,8 @@ fn kind(d: &Decision) -> &'static str {
         Decision::CastFree { .. } => "cast",
         Decision::Targets { .. } => "targets",
         Decision::SearchLimit { .. } => "search limit",
+        Decision::Replacement { .. } => "replacement",
+        Decision::CostOrder { .. } => "cost order",
     }
 }
 

@@ -123,3 +123,62 @@ pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
     let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
     !f.types.contains(&CardType::Land) && !f.types.is_empty()
 }
+
+/// One part of a total cost that moves a card (602.2b: an activation cost is paid as a spell's
+/// total cost is, 601.2h). Tapping moves nothing and is left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CostPart {
+    /// Discard this card (cycling and the like).
+    DiscardThis(ObjId),
+    /// Discard another card.
+    Discard(ObjId),
+    /// Sacrifice this permanent.
+    SacrificeThis(ObjId),
+    /// Sacrifice another permanent.
+    Sacrifice(ObjId),
+    /// Mill N cards.
+    Mill(u32),
+}
+
+/// 601.2h (602.2b for abilities): the player pays the parts of a total cost in any order they
+/// like. The order changes what happens only when a mill is paid next to a part that moves
+/// another card, which a replacement effect may send into that library (a sacrificed Gravebane
+/// Zombie goes on top of the library the mill then takes from), so only then is it a choice.
+pub fn cost_order_matters(parts: &[CostPart]) -> bool {
+    parts.len() >= 2 && parts.iter().any(|p| matches!(p, CostPart::Mill(_)))
+}
+
+/// 601.2h: an order of the cost parts pays each part once.
+pub fn check_cost_order(order: &[usize], parts: usize) -> Result<(), Violation> {
+    let mut seen = vec![false; parts];
+    for &i in order {
+        if i >= parts || std::mem::replace(&mut seen[i], true) {
+            return Err(Violation::new("601.2h", format!("{order:?} doesn't pay each of the {parts} cost parts once")));
+        }
+    }
+    if order.len() != parts {
+        return Err(Violation::new("601.2h", format!("{order:?} doesn't pay each of the {parts} cost parts once")));
+    }
+    Ok(())
+}
+
+/// 117.1a: a player with priority may cast an instant spell at any time, and any other spell
+/// only during their own main phase while the stack is empty (307.1 for sorceries; the rules for
+/// each permanent type say the same). Flash (702.8a) lets a card be cast whenever an instant
+/// could be. Flashback (702.34a) changes where a card is cast from and what is paid, not when.
+/// The oracle has no turn structure: a spell cast with an empty stack is taken to be cast in its
+/// caster's own main phase, so only the empty stack is checked. `stack_empty` is whether the
+/// stack is empty as the spell is cast.
+pub fn check_timing(
+    chars: &crate::rules::characteristics::Chars,
+    name: &str,
+    stack_empty: bool,
+) -> Result<(), Violation> {
+    if stack_empty || chars.types.contains(&CardType::Instant) || chars.keywords.contains(&Keyword::Flash) {
+        return Ok(());
+    }
+    Err(Violation::new(
+        "117.1a",
+        format!("{name} is not an instant and has no flash, so it can't be cast while the stack isn't empty"),
+    ))
+}

@@ -4,7 +4,7 @@ use crate::effects::Filter;
 use crate::model::{Game, ObjId};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
-use crate::rules::replacement::{GraveyardFate, graveyard_fate};
+use crate::rules::replacement::{GraveyardFate, possible_fates};
 
 /// 701.9c: a card discarded into a hidden zone without being revealed has undefined
 /// characteristics, so a cost that asks for a characteristic of the discarded card can't be
@@ -21,7 +21,10 @@ pub fn check_discard_cost(game: &Game, card: ObjId, filter: &Filter) -> Result<(
             ),
         ));
     }
-    if !filter.is_quantity_only() && matches!(graveyard_fate(game, card, false), GraveyardFate::LibraryBottomHidden) {
+    // Where its controller could choose an effect that reveals it (616.1), it can pay.
+    if !filter.is_quantity_only()
+        && possible_fates(game, card, false).iter().all(|f| *f == GraveyardFate::LibraryBottomHidden)
+    {
         return Err(Violation::new(
             "701.9c",
             format!(

@@ -1,5 +1,6 @@
 //! CR 614: the replacement effects the card pool uses that change where a card goes instead of a
-//! graveyard (and 702.34a's "exile instead" for flashback).
+//! graveyard (and 702.34a's "exile instead" for flashback), and CR 616.1: how the affected
+//! object's controller chooses among several that apply to one event.
 
 use crate::effects::Replacement;
 use crate::model::{Game, ObjId, ZoneRef};
@@ -28,33 +29,151 @@ pub enum GraveyardFate {
     LibraryBottomHidden,
 }
 
-/// The replacement that applies to `card` being put into a graveyard (`dies`: from the
-/// battlefield). Only one applies here: the card's own replacement comes before an effect of
-/// another permanent; when both could apply the affected card's owner would choose (616.1), which
-/// the oracle doesn't model — the card's own effect is used and the choice is documented.
-pub fn graveyard_fate(game: &Game, card: ObjId, dies: bool) -> GraveyardFate {
+/// One replacement effect that can modify a card's move to a graveyard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GraveyardReplacement {
+    /// 702.34a: a spell cast with flashback is exiled instead of going anywhere else.
+    FlashbackExile,
+    /// 614.1a: "exile it instead" of a spell cast by an effect (Jetsam).
+    ExileInstead,
+    /// The card's own "reveal it and shuffle it into its owner's library instead" (Darksteel
+    /// Colossus).
+    ShuffleIntoLibrary,
+    /// The card's own "if this creature would die, put it on top of its owner's library
+    /// instead" (Gravebane Zombie).
+    LibraryTop,
+    /// Another permanent's "put it on the bottom of its owner's library instead".
+    LibraryBottom,
+}
+
+impl GraveyardReplacement {
+    /// Every effect, in the order options are offered: the card's own first.
+    pub const ALL: [GraveyardReplacement; 5] = [
+        GraveyardReplacement::FlashbackExile,
+        GraveyardReplacement::ExileInstead,
+        GraveyardReplacement::ShuffleIntoLibrary,
+        GraveyardReplacement::LibraryTop,
+        GraveyardReplacement::LibraryBottom,
+    ];
+
+    /// The name scenarios and logs use for it (`replacement {effect: …}`).
+    pub fn key(self) -> &'static str {
+        match self {
+            GraveyardReplacement::FlashbackExile => "flashback_exile",
+            GraveyardReplacement::ExileInstead => "exile",
+            GraveyardReplacement::ShuffleIntoLibrary => "shuffle_into_library",
+            GraveyardReplacement::LibraryTop => "library_top",
+            GraveyardReplacement::LibraryBottom => "library_bottom",
+        }
+    }
+
+    /// The effect with this key.
+    pub fn from_key(key: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|r| r.key() == key)
+    }
+
+    /// Where the card goes once this effect has modified the event.
+    pub fn fate(self) -> GraveyardFate {
+        match self {
+            GraveyardReplacement::FlashbackExile => GraveyardFate::Exile("702.34a"),
+            GraveyardReplacement::ExileInstead => GraveyardFate::Exile("614.1a"),
+            GraveyardReplacement::ShuffleIntoLibrary => GraveyardFate::ShuffledIntoLibrary,
+            GraveyardReplacement::LibraryTop => GraveyardFate::LibraryTop,
+            GraveyardReplacement::LibraryBottom => GraveyardFate::LibraryBottomHidden,
+        }
+    }
+}
+
+/// The replacement effects that would apply to `card`'s move when it is headed for `heading`
+/// (first its owner's graveyard; after an effect applied, where that effect sends it), leaving
+/// out those already applied (614.5: an effect gets one opportunity at an event). `dies`: the
+/// card is leaving the battlefield. 616.1f: after each application the applicable effects are
+/// worked out again, so an effect that sent the card elsewhere than a graveyard leaves only
+/// effects that still apply to the modified event (flashback's exile applies to a move anywhere).
+pub fn applicable(
+    game: &Game,
+    card: ObjId,
+    dies: bool,
+    heading: GraveyardFate,
+    used: &[GraveyardReplacement],
+) -> Vec<GraveyardReplacement> {
     let o = game.obj(card);
-    if flashback_exiles(game, card) {
-        return GraveyardFate::Exile("702.34a");
-    }
-    if o.zone == ZoneRef::Stack && o.flags.graveyard_to_exile {
-        return GraveyardFate::Exile("614.1a");
-    }
+    let to_graveyard = heading == GraveyardFate::Graveyard;
     let own: Vec<&Replacement> =
         if o.face_down { Vec::new() } else { o.def.faces().into_iter().flat_map(|f| f.replacements.iter()).collect() };
-    if own.contains(&&Replacement::GraveyardToShuffledLibrary) {
-        return GraveyardFate::ShuffledIntoLibrary;
-    }
-    if dies && own.contains(&&Replacement::DieToLibraryTop) {
-        return GraveyardFate::LibraryTop;
-    }
     let global = game.zone(ZoneRef::Battlefield).iter().any(|&p| {
         let s = game.obj(p);
         !s.face_down
             && s.def.faces().iter().any(|f| f.replacements.contains(&Replacement::AnyCardGraveyardToLibraryBottom))
     });
-    if global && !o.token {
-        return GraveyardFate::LibraryBottomHidden;
+    GraveyardReplacement::ALL
+        .into_iter()
+        .filter(|r| !used.contains(r))
+        .filter(|r| match r {
+            GraveyardReplacement::FlashbackExile => {
+                flashback_exiles(game, card) && !matches!(heading, GraveyardFate::Exile(_))
+            }
+            GraveyardReplacement::ExileInstead => {
+                to_graveyard && o.zone == ZoneRef::Stack && o.flags.graveyard_to_exile
+            }
+            GraveyardReplacement::ShuffleIntoLibrary => {
+                to_graveyard && own.contains(&&Replacement::GraveyardToShuffledLibrary)
+            }
+            GraveyardReplacement::LibraryTop => to_graveyard && dies && own.contains(&&Replacement::DieToLibraryTop),
+            GraveyardReplacement::LibraryBottom => to_graveyard && global && !o.token,
+        })
+        .collect()
+}
+
+/// Every place `card` can end up when it would be put into a graveyard, over every order in
+/// which its controller could apply the effects that apply (616.1e: any of them may be chosen;
+/// 616.1f: then again among those that still apply). Without effects, the graveyard.
+pub fn possible_fates(game: &Game, card: ObjId, dies: bool) -> Vec<GraveyardFate> {
+    fn walk(
+        game: &Game,
+        card: ObjId,
+        dies: bool,
+        heading: GraveyardFate,
+        used: &mut Vec<GraveyardReplacement>,
+        out: &mut Vec<GraveyardFate>,
+    ) {
+        let options = applicable(game, card, dies, heading, used);
+        if options.is_empty() {
+            if !out.contains(&heading) {
+                out.push(heading);
+            }
+            return;
+        }
+        for r in options {
+            used.push(r);
+            walk(game, card, dies, r.fate(), used, out);
+            used.pop();
+        }
     }
-    GraveyardFate::Graveyard
+    let mut out = Vec::new();
+    walk(game, card, dies, GraveyardFate::Graveyard, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Where `card` goes when it would be put into a graveyard, applying the effects in the order
+/// `choose` picks whenever more than one applies (616.1: the affected object's controller, or
+/// its owner, chooses). `choose` gets the applicable effects and returns the one to apply.
+pub fn graveyard_fate_with<E>(
+    game: &Game,
+    card: ObjId,
+    dies: bool,
+    mut choose: impl FnMut(&[GraveyardReplacement]) -> Result<GraveyardReplacement, E>,
+) -> Result<GraveyardFate, E> {
+    let mut heading = GraveyardFate::Graveyard;
+    let mut used = Vec::new();
+    loop {
+        let options = applicable(game, card, dies, heading, &used);
+        let pick = match options.as_slice() {
+            [] => return Ok(heading),
+            [only] => *only,
+            _ => choose(&options)?,
+        };
+        used.push(pick);
+        heading = pick.fate();
+    }
 }

@@ -32,20 +32,23 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
 
 /// A library as segments, top first: each top group (a fixed position, or cards put on top at
 /// once in an order their owner chose, 401.4), then the part a shuffle randomised (701.24a), then
-/// each fixed bottom card. Within a segment the oracle doesn't know the order; which of a
+/// each bottom group. Within a segment the oracle doesn't know the order; which of a
 /// segment's cards come first is decided when something looks (a draw, the top N of a search).
 pub fn library_segments(game: &Game, player: PlayerId) -> Vec<Vec<ObjId>> {
     let cards = game.zone(ZoneRef::Library(player));
     let shape = &game.shapes[player];
     let len = cards.len();
     let top = shape.top_fixed().min(len);
-    let bottom = shape.bottom_fixed.min(len - top);
+    let bottom = shape.bottom_fixed().min(len - top);
     let mut out: Vec<Vec<ObjId>> =
         group_ranges(&shape.top_groups, top).into_iter().map(|r| cards[r].to_vec()).collect();
     if top < len - bottom {
         out.push(cards[top..len - bottom].to_vec());
     }
-    out.extend(cards[len - bottom..].iter().map(|&c| vec![c]));
+    let start = len - bottom;
+    out.extend(
+        group_ranges(&shape.bottom_groups, bottom).into_iter().map(|r| cards[r.start + start..r.end + start].to_vec()),
+    );
     out
 }
 

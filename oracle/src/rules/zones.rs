@@ -128,3 +128,13 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
     }
     to
 }
+
+/// 401.4: when an effect puts two or more cards into the same position of a library at the same
+/// time — `top` cards on top, `bottom` cards at the bottom — their owner arranges them in any
+/// order, so each set is a group whose order the rules don't fix.
+pub fn arrange_placed_at_once(game: &mut Game, player: PlayerId, top: usize, bottom: usize) {
+    let len = game.zone(ZoneRef::Library(player)).len();
+    let shape = &mut game.shapes[player];
+    shape.group_top(top);
+    shape.group_bottom(bottom, len);
+}

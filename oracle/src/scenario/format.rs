@@ -402,6 +402,18 @@ pub enum ScriptedDecision {
         /// The targets.
         targets: Vec<String>,
     },
+    /// Which of several replacement effects that would change where a card put into a graveyard
+    /// goes applies (616.1): `shuffle_into_library` (Darksteel Colossus), `library_top`
+    /// (Gravebane Zombie), `library_bottom` (a "put it on the bottom of its owner's library
+    /// instead" effect), `exile`, `flashback_exile`.
+    Replacement {
+        /// The card's controller (its owner outside the battlefield and the stack).
+        player: String,
+        /// The card.
+        card: String,
+        /// The effect applied.
+        effect: String,
+    },
 }
 
 /// What must hold of the set of legal outcomes.

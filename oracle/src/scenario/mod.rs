@@ -633,6 +633,21 @@ impl<'a> Builder<'a> {
                     ..entry(ScriptKind::Cast, player, "cast")?
                 }
             }
+            ScriptedDecision::Replacement { player, card, effect } => {
+                if crate::rules::replacement::GraveyardReplacement::from_key(effect).is_none() {
+                    let keys: Vec<&str> =
+                        crate::rules::replacement::GraveyardReplacement::ALL.iter().map(|r| r.key()).collect();
+                    return Err((
+                        format!("{path}.replacement.effect"),
+                        format!("`{effect}` is not a replacement effect; one of: {}", keys.join(", ")),
+                    ));
+                }
+                ScriptEntry {
+                    cards: vec![self.card(card, &format!("{path}.replacement.card"))?],
+                    name: Some(effect.clone()),
+                    ..entry(ScriptKind::Replacement, player, "replacement")?
+                }
+            }
             ScriptedDecision::Targets { player, targets } => ScriptEntry {
                 targets: targets
                     .iter()

@@ -26,6 +26,8 @@ pub enum ScriptKind {
     Cast,
     /// Targets of a triggered ability.
     Targets,
+    /// Which replacement effect applies (616.1).
+    Replacement,
 }
 
 /// One scripted decision, resolved to objects.
@@ -100,7 +102,8 @@ pub fn kind_of(d: &Decision) -> Option<ScriptKind> {
         Decision::Name { .. } => Some(ScriptKind::Name),
         Decision::CastFree { .. } => Some(ScriptKind::Cast),
         Decision::Targets { .. } => Some(ScriptKind::Targets),
-        Decision::Random { .. } | Decision::OrderTriggers { .. } | Decision::SearchLimit { .. } => None,
+        Decision::Replacement { .. } => Some(ScriptKind::Replacement),
+        Decision::Random { .. } | Decision::OrderTriggers { .. } | Decision::SearchLimit { .. } | Decision::CostOrder { .. } => None,
     }
 }
 
@@ -113,9 +116,17 @@ impl<D: Decider> Decider for Scripted<'_, D> {
         self.last = None;
         if let Some(kind) = kind_of(decision) {
             let player = decision.player();
-            if let Some(i) = (0..self.entries.len())
-                .find(|&i| !self.used[i] && self.entries[i].kind == kind && self.entries[i].player == player)
-            {
+            if let Some(i) = (0..self.entries.len()).find(|&i| {
+                let e = &self.entries[i];
+                !self.used[i]
+                    && e.kind == kind
+                    && e.player == player
+                    && match decision {
+                        // A replacement choice is about one card: the entry naming it.
+                        Decision::Replacement { card, .. } => e.cards == [*card],
+                        _ => true,
+                    }
+            }) {
                 self.used[i] = true;
                 self.last = Some(i);
                 let e = &self.entries[i];
@@ -124,7 +135,7 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                     (ScriptKind::Search, Decision::Find { parts, looked_at, cap, .. }) => {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
                     }
-                    (ScriptKind::Name, _) => Choice::Name(e.name.clone().unwrap_or_default()),
+                    (ScriptKind::Name | ScriptKind::Replacement, _) => Choice::Name(e.name.clone().unwrap_or_default()),
                     (ScriptKind::Cast, _) => match &e.run_time_card {
                         Some(id) => Choice::Cast(game.objs.iter().position(|o| &o.id == id).map(|c| (c, e.face))),
                         None => Choice::Cast(e.cards.first().map(|&c| (c, e.face))),

@@ -68,6 +68,13 @@ impl Sim<'_> {
             )));
         }
         let def = o.def.clone();
+        // 117.1a: a spell that is neither an instant nor has flash needs an empty stack. A spell
+        // cast while another resolves (Jetsam) is cast when the effect says.
+        if mode != CastMode::WithoutPaying && !(o.def.is_split() && face.is_none()) {
+            let chars = stack_chars(&def, face);
+            let name = chars.names.join(" // ");
+            crate::rules::casting::check_timing(&chars, &name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
+        }
         if face == Some(crate::rules::casting::FUSED) {
             crate::rules::casting::check_fuse(&self.game, card, player).map_err(|v| self.refused(v))?;
         }
@@ -363,24 +370,58 @@ impl Sim<'_> {
         if ab.tap {
             self.game.objs[card].flags.tapped = true;
         }
+        use crate::rules::casting::{CostPart, check_cost_order, cost_order_matters};
+        let mut parts = Vec::new();
         if ab.discard_this {
-            // 702.29a: cycling's cost discards the card; 702.29c–d: that is a cycle.
-            self.discard(player, card, ab.cycling);
+            parts.push(CostPart::DiscardThis(card));
         }
         if let Some(d) = discard {
-            self.discard(player, d, false);
+            parts.push(CostPart::Discard(d));
         }
         if ab.sacrifice_this {
-            self.sacrifice(player, card);
+            parts.push(CostPart::SacrificeThis(card));
         }
         if let Some(s) = sacrifice {
-            self.sacrifice(player, s);
+            parts.push(CostPart::Sacrifice(s));
         }
-        let milled = ab.mill.map(|n| self.mill(player, n)).transpose();
+        if let Some(n) = ab.mill {
+            parts.push(CostPart::Mill(n));
+        }
+        // 601.2h: the player pays the parts in the order they like, where the order matters.
+        let order: Vec<usize> = if cost_order_matters(&parts) {
+            let decided = self.decide(&Decision::CostOrder { player, parts: parts.clone() });
+            match decided {
+                Ok(Choice::Order(o)) if check_cost_order(&o, parts.len()).is_ok() => o,
+                other => {
+                    self.revealed_for_activation = None;
+                    self.release_reveals();
+                    let other = other?;
+                    let why = format!("{other:?} doesn't pay each of the {} cost parts once", parts.len());
+                    return Err(self.illegal(Violation::new("601.2h", why), Vec::new()));
+                }
+            }
+        } else {
+            (0..parts.len()).collect()
+        };
+        let mut milled = Ok(());
+        for i in order {
+            match parts[i] {
+                // 702.29a: cycling's cost discards the card; 702.29c–d: that is a cycle.
+                CostPart::DiscardThis(c) => self.discard(player, c, ab.cycling),
+                CostPart::Discard(d) => self.discard(player, d, false),
+                CostPart::SacrificeThis(c) | CostPart::Sacrifice(c) => self.sacrifice(player, c),
+                CostPart::Mill(n) => {
+                    if let Err(e) = self.mill(player, n) {
+                        milled = Err(e);
+                        break;
+                    }
+                }
+            }
+        }
         self.revealed_for_activation = None;
         self.push_ability(card, player, ab.effect, x);
         self.release_reveals();
-        milled.map(|_| ())
+        milled
     }
 
     /// Whether `t` is a legal choice for `spec` now (601.2c, 608.2b). `all` is every target of

@@ -482,9 +482,12 @@ impl Sim<'_> {
                             ));
                         }
                     };
-                    for c in chosen {
-                        self.discard(p, c, false);
-                    }
+                    // Discarded at once (401.4 when an effect sends them into a library instead).
+                    self.at_once(|sim| {
+                        for c in chosen {
+                            sim.discard(p, c, false);
+                        }
+                    });
                 }
             }
             Effect::CastFromGraveyards { from, filter, exile_instead_of_graveyard } => {
@@ -808,6 +811,9 @@ impl Sim<'_> {
     /// Shuffles and records it (701.24a), then triggers "whenever … shuffles" abilities (701.24e).
     pub(crate) fn shuffle(&mut self, player: PlayerId) {
         shuffle_library(&mut self.game, player);
+        if let Some(counts) = self.placed_at_once.as_mut() {
+            counts[player] = [0, 0];
+        }
         let library = self.pname(player);
         self.emit(Event::Shuffled { library }, "701.24a");
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
@@ -1001,22 +1007,19 @@ impl Sim<'_> {
                     self.game.objs[o].known = known;
                 }
             }
-            let mut per_owner = vec![0usize; self.game.players.len()];
             let mut group_sizes = vec![0usize; self.game.players.len()];
             for &(o, _) in &to_top {
                 group_sizes[self.game.obj(o).owner] += 1;
             }
-            for (o, seen) in to_top {
-                // 401.4: when two or more go on top at once their owner arranges them, seeing them.
-                let owner = self.game.obj(o).owner;
-                let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
-                per_owner[owner] += 1;
-                self.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
-            }
             // 401.4: cards put on top at the same time are in an order their owner chooses.
-            for (owner, n) in per_owner.into_iter().enumerate() {
-                self.game.shapes[owner].group_top(n);
-            }
+            self.at_once(|sim| {
+                for (o, seen) in to_top {
+                    // 401.4: when two or more go on top at once their owner arranges them, seeing them.
+                    let owner = sim.game.obj(o).owner;
+                    let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
+                    sim.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
+                }
+            });
             self.release_reveals();
         }
         Ok(())

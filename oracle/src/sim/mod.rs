@@ -211,6 +211,24 @@ pub enum Decision {
         /// The limits of the effects that apply, smallest first.
         options: Vec<u32>,
     },
+    /// Which of several replacement effects that would modify a card's move to a graveyard
+    /// applies first (616.1, 616.1e), answered with `Name` holding the effect's key.
+    Replacement {
+        /// The affected card's controller, or its owner (616.1).
+        player: PlayerId,
+        /// The card.
+        card: ObjId,
+        /// The applicable effects, the card's own first.
+        options: Vec<crate::rules::replacement::GraveyardReplacement>,
+    },
+    /// The order in which the parts of a total cost are paid (601.2h, 602.2b), answered with
+    /// `Order`: indexes into `parts`, first paid first.
+    CostOrder {
+        /// Who pays.
+        player: PlayerId,
+        /// The parts that move cards.
+        parts: Vec<crate::rules::casting::CostPart>,
+    },
     /// Chance: which `count` cards of `from` are where a shuffled library's order put them
     /// (the top card drawn, the top N searched). Not a player's choice.
     Random {
@@ -239,7 +257,9 @@ impl Decision {
             | Decision::Name { player, .. }
             | Decision::CastFree { player, .. }
             | Decision::Targets { player, .. }
-            | Decision::SearchLimit { player, .. } => *player,
+            | Decision::SearchLimit { player, .. }
+            | Decision::Replacement { player, .. }
+            | Decision::CostOrder { player, .. } => *player,
             Decision::Find { searcher, .. } => *searcher,
         }
     }
@@ -254,9 +274,10 @@ pub enum Choice {
     Cards(Vec<ObjId>),
     /// Found cards per merged search instruction.
     Parts(Vec<Vec<ObjId>>),
-    /// An order, as indexes, for [`Decision::OrderTriggers`].
+    /// An order, as indexes, for [`Decision::OrderTriggers`] and [`Decision::CostOrder`].
     Order(Vec<usize>),
-    /// A card name, for [`Decision::Name`].
+    /// A card name, for [`Decision::Name`]; a replacement effect's key, for
+    /// [`Decision::Replacement`].
     Name(String),
     /// A spell to cast (card and split half), or none, for [`Decision::CastFree`].
     Cast(Option<(ObjId, Option<usize>)>),
@@ -388,6 +409,9 @@ pub struct Sim<'d> {
     refused: Option<SimError>,
     step: usize,
     decider: &'d mut dyn Decider,
+    /// While cards are being put into libraries at the same time (401.4): per player, how many
+    /// went on top and how many to the bottom since the batch began or the library was shuffled.
+    placed_at_once: Option<Vec<[usize; 2]>>,
     /// Draws each player has made in the current step (to number dredge replacements).
     draws_in_step: BTreeMap<(usize, PlayerId), u32>,
     /// Permanents that left the battlefield earlier in the same simultaneous event, which
@@ -427,6 +451,7 @@ impl<'d> Sim<'d> {
             top_reveals_seen: false,
             revealed_for_activation: None,
             lookback: Vec::new(),
+            placed_at_once: None,
         }
     }
 
@@ -890,7 +915,7 @@ impl<'d> Sim<'d> {
         for (p, shape) in self.game.shapes.iter().enumerate() {
             fixed.insert(
                 ZoneRef::Library(p).display(&names),
-                FixedPositions { top_groups: shape.top_groups.clone(), bottom: shape.bottom_fixed },
+                FixedPositions { top_groups: shape.top_groups.clone(), bottom_groups: shape.bottom_groups.clone() },
             );
         }
         let stack: Vec<String> = self

@@ -2,12 +2,12 @@
 //! somewhere other than a graveyard (CR 614; 702.34a for flashback), tokens ceasing to exist
 //! (704.5d) and "until this leaves the battlefield" returns (610.3c) are handled in one place.
 
-use super::{Sim, SimError};
+use super::{Choice, Decision, Sim, SimError};
 use crate::cards::def::{CardDef, UnmodelledWhen};
 use crate::model::{ObjId, PlayerId, ZoneRef};
 use crate::outcome::Event;
 use crate::rules::apnap::bit;
-use crate::rules::replacement::{GraveyardFate, graveyard_fate};
+use crate::rules::replacement::{GraveyardFate, GraveyardReplacement, graveyard_fate_with, possible_fates};
 use crate::rules::triggers::{Happening, LastOnBattlefield};
 use crate::rules::zones::{Position, move_object};
 
@@ -26,6 +26,9 @@ impl Sim<'_> {
         // (602.2a) is still revealed while that activation moves it, so every player sees where.
         let seen_by = if self.revealed_for_activation == Some(obj) { seen_by | self.game.everyone() } else { seen_by };
         let to = move_object(&mut self.game, obj, to, position, seen_by);
+        if let (ZoneRef::Library(p), Some(counts)) = (to, self.placed_at_once.as_mut()) {
+            counts[p][usize::from(position == Position::Bottom)] += 1;
+        }
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
         self.last_move.insert(obj, super::MoveCause { clause, step: self.step });
@@ -125,11 +128,67 @@ impl Sim<'_> {
         }
     }
 
+    /// Runs `f`, in which cards are put into libraries at the same time: afterwards the cards
+    /// each library got on top, and those it got at the bottom, are each a group in an order
+    /// their owner chooses (401.4). A shuffle of a library during `f` starts its count again, as
+    /// the cards put there before it are no longer in a specific position. Nested calls belong to
+    /// the outermost one.
+    pub(crate) fn at_once<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        if self.placed_at_once.is_some() {
+            return f(self);
+        }
+        // One event: a continuously revealed top card is revealed once it is over (401.5).
+        self.hold_reveals();
+        self.placed_at_once = Some(vec![[0, 0]; self.game.players.len()]);
+        let out = f(self);
+        for (p, [top, bottom]) in self.placed_at_once.take().unwrap_or_default().into_iter().enumerate() {
+            crate::rules::zones::arrange_placed_at_once(&mut self.game, p, top, bottom);
+        }
+        self.release_reveals();
+        out
+    }
+
+    /// Where a card that would be put into a graveyard goes: when the replacement effects that
+    /// apply could send it to different places, its controller (or owner) chooses which applies
+    /// first, then among those that still apply (616.1, 616.1e–f). An illegal answer stops the
+    /// run at the next point where triggers are put on the stack.
+    fn graveyard_fate(&mut self, obj: ObjId, dies: bool) -> GraveyardFate {
+        let fates = possible_fates(&self.game, obj, dies);
+        if fates.len() <= 1 {
+            return fates.first().copied().unwrap_or(GraveyardFate::Graveyard);
+        }
+        let player = self.game.obj(obj).controller;
+        let Sim { game, decider, step, .. } = self;
+        let chosen = graveyard_fate_with(game, obj, dies, |options: &[GraveyardReplacement]| {
+            let decision = Decision::Replacement { player, card: obj, options: options.to_vec() };
+            match decider.decide(game, *step, &decision)? {
+                Choice::Name(k) if options.iter().any(|r| r.key() == k) => {
+                    Ok(GraveyardReplacement::from_key(&k).unwrap_or(options[0]))
+                }
+                other => Err(SimError::Illegal {
+                    violation: crate::rules::Violation::new(
+                        "616.1",
+                        format!("{other:?} is not one of the replacement effects that apply to {}", game.obj(obj).id),
+                    ),
+                    step: *step,
+                    options: options.iter().map(|r| r.key().to_string()).collect(),
+                }),
+            }
+        });
+        match chosen {
+            Ok(fate) => fate,
+            Err(e) => {
+                self.refused.get_or_insert(e);
+                fates[0]
+            }
+        }
+    }
+
     /// Puts a card into its owner's graveyard, or where a replacement effect sends it instead
     /// (614.1a). `dies`: from the battlefield. Returns whether it reached the graveyard.
     pub(crate) fn put_into_graveyard(&mut self, obj: ObjId, dies: bool, clause: &'static str) -> bool {
         let owner = self.game.obj(obj).owner;
-        match graveyard_fate(&self.game, obj, dies) {
+        match self.graveyard_fate(obj, dies) {
             GraveyardFate::Graveyard => {
                 self.move_card(obj, ZoneRef::Graveyard(owner), Position::Top, 0, clause);
                 if self.game.zone(ZoneRef::Graveyard(owner)).contains(&obj) {
@@ -175,62 +234,53 @@ impl Sim<'_> {
     }
 
     /// Several permanents go to graveyards at once. Replacements apply to each; a library that
-    /// one of them is shuffled into while another is put on top of it ends up shuffled with the
-    /// second card on top (701.24g).
+    /// one of them is shuffled into while others are put on its top or bottom ends up shuffled
+    /// with those cards in their positions (701.24g), so the shuffles come first.
     /// 603.10a: leaves-the-battlefield abilities look back in time, so the permanents leaving
     /// together all see each other leave ("whenever another creature dies"), whichever of them
     /// the simulator happens to move first.
     pub(crate) fn put_into_graveyards_at_once(&mut self, objs: &[ObjId], clause: &'static str) {
-        // One event: a continuously revealed top card is revealed once it is over (401.5).
-        self.hold_reveals();
-        // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
-        let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
-        let mut to_top: Vec<ObjId> = Vec::new();
-        let leaving: Vec<(ObjId, LastOnBattlefield)> = objs.iter().map(|&o| (o, self.last_on_battlefield(o))).collect();
-        for &obj in objs {
+        self.at_once(|sim| {
+            // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
+            let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
+            let mut placed: Vec<(ObjId, Position)> = Vec::new();
+            let leaving: Vec<(ObjId, LastOnBattlefield)> =
+                objs.iter().map(|&o| (o, sim.last_on_battlefield(o))).collect();
             // Those already moved still see this one leave (603.10a).
-            self.lookback = leaving
-                .iter()
-                .copied()
-                .filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield)
-                .collect();
-            let owner = self.game.obj(obj).owner;
-            match graveyard_fate(&self.game, obj, true) {
-                GraveyardFate::ShuffledIntoLibrary => {
-                    self.reveal_cards(owner, &[obj], "614.1a");
-                    self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
-                    *shuffled.entry(owner).or_default() += 1;
+            let others_gone = |sim: &Sim, obj: ObjId| -> Vec<(ObjId, LastOnBattlefield)> {
+                leaving.iter().copied().filter(|&(o, _)| o != obj && sim.game.obj(o).zone != ZoneRef::Battlefield).collect()
+            };
+            for &obj in objs {
+                sim.lookback = others_gone(sim, obj);
+                let owner = sim.game.obj(obj).owner;
+                match sim.graveyard_fate(obj, true) {
+                    GraveyardFate::ShuffledIntoLibrary => {
+                        sim.reveal_cards(owner, &[obj], "614.1a");
+                        sim.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "614.1a");
+                        *shuffled.entry(owner).or_default() += 1;
+                    }
+                    GraveyardFate::LibraryTop => placed.push((obj, Position::Top)),
+                    GraveyardFate::LibraryBottomHidden => placed.push((obj, Position::Bottom)),
+                    _ => sim.put_into_graveyard_from_battlefield(obj, clause),
                 }
-                GraveyardFate::LibraryTop => to_top.push(obj),
-                _ => self.put_into_graveyard_from_battlefield(obj, clause),
             }
-        }
-        self.lookback.clear();
-        for (owner, times) in shuffled {
-            for _ in 0..times {
-                self.shuffle(owner);
+            sim.lookback.clear();
+            for (owner, times) in shuffled {
+                for _ in 0..times {
+                    sim.shuffle(owner);
+                }
             }
-        }
-        // 401.4: cards put on top at the same time are ordered by their owner; every player saw
-        // each of them leave the battlefield (`seen_leaving`, 400.2), though not the order.
-        let mut per_owner = vec![0usize; self.game.players.len()];
-        for &obj in &to_top {
-            per_owner[self.game.obj(obj).owner] += 1;
-        }
-        for &obj in &to_top {
-            let owner = self.game.obj(obj).owner;
-            self.lookback = leaving
-                .iter()
-                .copied()
-                .filter(|&(o, _)| o != obj && self.game.obj(o).zone != ZoneRef::Battlefield)
-                .collect();
-            self.move_card(obj, ZoneRef::Library(owner), Position::Top, 0, "701.24g");
-        }
-        self.lookback.clear();
-        for (owner, n) in per_owner.into_iter().enumerate() {
-            self.game.shapes[owner].group_top(n);
-        }
-        self.release_reveals();
+            // 401.4: cards put on top (or on the bottom) at the same time are ordered by their
+            // owner; every player saw each of them leave the battlefield (`seen_leaving`, 400.2),
+            // though not the order.
+            for (obj, position) in placed {
+                let owner = sim.game.obj(obj).owner;
+                sim.lookback = others_gone(sim, obj);
+                let clause = if position == Position::Top { "701.24g" } else { "614.1a" };
+                sim.move_card(obj, ZoneRef::Library(owner), position, 0, clause);
+            }
+            sim.lookback.clear();
+        })
     }
 
     /// 701.9a: a player discards a card from their hand into their graveyard (or where a
@@ -309,12 +359,12 @@ impl Sim<'_> {
         let n = crate::rules::mill::replaced_count(&self.game, n);
         let count = crate::rules::mill::cards_to_mill(len, n);
         let cards = self.top_cards(player, count, "mill")?;
-        // The cards are milled at once (701.17a): no card between them is revealed (401.5).
-        self.hold_reveals();
-        for &card in &cards {
-            self.put_into_graveyard(card, false, "701.17a");
-        }
-        self.release_reveals();
+        // The cards are milled at once (401.4 when an effect sends them into a library instead).
+        self.at_once(|sim| {
+            for &card in &cards {
+                sim.put_into_graveyard(card, false, "701.17a");
+            }
+        });
         Ok(cards)
     }
 
@@ -442,6 +492,9 @@ impl Sim<'_> {
         // The card goes straight to its place: it is never the top card on its way (401.5).
         self.hold_reveals();
         self.move_card(obj, zone, Position::Top, 0, "401.7");
+        if let Some(counts) = self.placed_at_once.as_mut() {
+            counts[owner][0] -= 1; // not on top, but Nth from it
+        }
         let list = self.game.zone_mut(zone);
         list.remove(0);
         list.insert(n - 1, obj);
