@@ -26,9 +26,14 @@ fn bundled() -> Vec<Loaded> {
 #[test]
 fn the_schema_covers_every_message_and_names_the_version() {
     let text = serde_json::to_string(&schema()).unwrap();
-    for kind in ["start", "run", "stop", "hello", "result", "unsupported", "error"] {
+    for kind in ["start", "run", "stop", "hello", "result", "unsupported", "error", "no_such_choice"] {
         assert!(text.contains(&format!("\"{kind}\"")), "the schema lacks `{kind}`");
     }
+    // Protocol 2's fields and their vocabularies.
+    for word in ["offered", "observables", "offers", "library_top", "moves_within_library", "revealed_empty"] {
+        assert!(text.contains(&format!("\"{word}\"")), "the schema lacks `{word}`");
+    }
+    assert!(text.contains("\"any\""), "supports.cards may be \"any\"");
     assert!(text.contains(&format!("version {PROTOCOL_VERSION}")));
     assert!(text.contains("\"additionalProperties\":false"), "unknown fields are not allowed");
 }
@@ -346,4 +351,57 @@ fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags
         let has_step = |word: &str| serde_json::to_string(&l.scenario.steps).unwrap().contains(word);
         assert_eq!(f.contains(&"step-to-graveyard".to_string()), has_step("\"to_graveyard\""), "{}", l.id);
     }
+}
+
+#[test]
+fn a_v2_hello_may_list_any_card_observables_and_offers_and_trigger_kinds_are_a_public_vocabulary() {
+    let line = r#"{"type":"hello","protocol":2,"engine":{"name":"x","version":"1"},"supports":{"cards":"any","observables":["known","library_top"],"offers":true}}"#;
+    for parsed in [validate_from_engine(line), parse_from_engine(line)] {
+        let Ok(FromEngine::Hello { supports, .. }) = parsed else { panic!("{parsed:?}") };
+        assert!(supports.cards.as_ref().is_some_and(|c| c.knows("Any Card Name")));
+        assert_eq!(supports.observables.as_ref().map(Vec::len), Some(2));
+        assert!(supports.offers);
+    }
+    let bad = r#"{"type":"hello","protocol":2,"engine":{"name":"x","version":"1"},"supports":{"observables":["everything"]}}"#;
+    assert!(validate_from_engine(bad).is_err(), "an unknown observable is not valid");
+    // `triggered.on` may be left out; when given it must be a public trigger kind.
+    let loaded = bundled().into_iter().find(|l| l.id.contains("701.23a-demonic-tutor-finds-bottom")).unwrap();
+    let event = |on: &str| Outcome {
+        events: vec![LoggedEvent {
+            step: 0,
+            event: Event::Triggered {
+                source: "demonic-tutor".into(),
+                controller: "Alice".into(),
+                on: on.into(),
+                player: None,
+                targets: Vec::new(),
+            },
+        }],
+        ..Outcome::default()
+    };
+    assert!(check_outcome(&event(""), &loaded.setup, 2).is_ok());
+    assert!(check_outcome(&event("searched_library"), &loaded.setup, 2).is_ok());
+    let problems = check_outcome(&event("searched"), &loaded.setup, 2).unwrap_err();
+    assert!(problems[0].contains("not one of the trigger kinds"), "{problems:?}");
+}
+
+#[test]
+fn triggers_without_their_kind_are_identified_by_source_and_the_report_says_kinds_were_not_observed() {
+    use mtg_oracle::observables::Observable;
+    let (loaded, answer) = reference_answer("101.4-603.3b-tricksters-three-shuffles", None);
+    let FromEngine::Result { mut outcome, .. } = answer else { panic!("{answer:?}") };
+    let mut triggers = 0;
+    for e in &mut outcome.events {
+        if let Event::Triggered { on, .. } = &mut e.event {
+            on.clear();
+            triggers += 1;
+        }
+    }
+    assert!(triggers > 0, "the scenario has triggers");
+    let judged = judge_observing(&loaded.setup, &outcome, &Observables::all());
+    assert_eq!(judged.verdict, Verdict::Legal);
+    assert_eq!(judged.unchecked, vec![Observable::TriggerKind]);
+    // A trigger that didn't happen is still a difference without kinds.
+    outcome.events.retain(|e| !matches!(e.event, Event::Triggered { .. }));
+    assert!(!judge_observing(&loaded.setup, &outcome, &Observables::all()).verdict.is_legal());
 }

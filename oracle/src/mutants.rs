@@ -78,8 +78,8 @@ pub enum Mutant {
     /// Option sets (protocol 2 offers): a search limited to the top N cards of a library offers
     /// the cards below that window too, though it never picks them.
     OffersBelowMindcensorWindow,
-    /// Option sets: Lobotomy offers every card of the revealed hand, basic lands too, though it
-    /// never picks one.
+    /// Option sets: a card choice offers every card of the zone it chooses from — Lobotomy's
+    /// caster is offered the basic lands of the revealed hand too — though it never picks one.
     LobotomyOffersBasicLands,
     /// Option sets: "you may search" is never offered; the engine searches without asking.
     MaySearchNotOffered,
@@ -186,7 +186,9 @@ impl Mutant {
             Mutant::OffersBelowMindcensorWindow => {
                 "a search limited to the top N offers the cards below them too (never picks them)"
             }
-            Mutant::LobotomyOffersBasicLands => "Lobotomy offers basic land cards too (never picks one)",
+            Mutant::LobotomyOffersBasicLands => {
+                "a card choice offers every card of the zone, like Lobotomy offering basic lands (never picks them)"
+            }
             Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
         }
     }
