@@ -65,6 +65,26 @@ pub struct PendingTrigger {
     pub targets: Vec<crate::effects::Target>,
     /// The source's object number when it triggered.
     pub source_no: u32,
+    /// The clause that decided it triggers ([`trigger_clause`]).
+    pub clause: &'static str,
+}
+
+/// The clause that decides that an ability triggers on `happening` — the most specific one:
+/// 702.29d for a "cycles or discards" ability when a card is cycled (it triggers once), 702.29c
+/// for "when you cycle this card", 701.24e for a shuffle of a library of zero or one cards (it
+/// still triggers); otherwise 603.3b (the ability is put on the stack the next time a player would
+/// receive priority).
+pub fn trigger_clause(game: &Game, on: &str, happening: &Happening) -> &'static str {
+    match (on, happening) {
+        ("cycled_or_discarded", Happening::Discarded { cycled: true, .. }) => "702.29d",
+        ("this_cycled" | "cycled", Happening::Discarded { cycled: true, .. }) => "702.29c",
+        ("shuffled_library", Happening::ShuffledLibrary { owner })
+            if game.zone(ZoneRef::Library(*owner)).len() <= 1 =>
+        {
+            "701.24e"
+        }
+        _ => "603.3b",
+    }
 }
 
 /// How a creature that died was on the battlefield: its own "when this dies" looks back in time
@@ -174,6 +194,7 @@ pub fn triggered_by(game: &Game, happening: Happening, died: Option<LastOnBattle
                         triggering_player,
                         targets: t.targets.clone(),
                         source_no,
+                        clause: trigger_clause(game, on, &happening),
                     });
                 }
             }

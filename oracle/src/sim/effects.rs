@@ -302,6 +302,8 @@ impl Sim<'_> {
                     for &c in &cards {
                         crate::rules::reveal::reordered(&mut self.game, c, p);
                     }
+                    // 701.20d: the reordered cards are new objects only the one who ordered them knows.
+                    self.rule_decision("701.20d", cards.clone());
                 }
             }
             Effect::ShuffleInto(r) => {
@@ -325,7 +327,7 @@ impl Sim<'_> {
                     }
                 }
                 // 701.24c: the library is shuffled even if the object isn't where it was expected.
-                self.shuffle(owner);
+                self.shuffle_for(owner, "701.24c");
             }
             Effect::ShuffleTargetCardsInto => {
                 let Some(player) = ctx.targets.iter().find_map(|t| match t {
@@ -354,7 +356,7 @@ impl Sim<'_> {
                     self.move_card(c, ZoneRef::Library(player), Position::Bottom, 0, "701.24d");
                 }
                 // 701.24d: shuffled even when the set of cards is empty.
-                self.shuffle(player);
+                self.shuffle_for(player, "701.24d");
             }
             Effect::Counter(r) => {
                 if let Some(obj) = self.object(ctx, *r)
@@ -746,9 +748,16 @@ impl Sim<'_> {
 
     /// Shuffles and records it (701.24a), then triggers "whenever … shuffles" abilities (701.24e).
     pub(crate) fn shuffle(&mut self, player: PlayerId) {
+        self.shuffle_for(player, "701.24a");
+    }
+
+    /// [`Sim::shuffle`], logged with the clause that decides this shuffle happens (701.24c–d:
+    /// even with nothing to shuffle in; 701.23f: the "then shuffle" of a search limited to the
+    /// top cards still applies, to the whole library).
+    pub(crate) fn shuffle_for(&mut self, player: PlayerId, clause: &'static str) {
         shuffle_library(&mut self.game, player);
         let library = self.pname(player);
-        self.emit(Event::Shuffled { library }, "701.24a");
+        self.emit(Event::Shuffled { library }, clause);
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
     }
 
@@ -828,7 +837,8 @@ impl Sim<'_> {
             let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
-            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, "701.23a");
+            let clause = search_clause(&self.game, specs, *cap, *whose);
+            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
             for &o in looked_at {
                 if matches!(self.game.obj(o).zone, ZoneRef::Hand(_)) {
                     self.game.objs[o].known |= bit(*searcher); // 701.23a: the searcher looks at them.
@@ -909,7 +919,13 @@ impl Sim<'_> {
                 // 701.24b: cards bound for a position in the library are not part of the shuffle
                 // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
                 let shuffled_in = mutants::is(Mutant::FoundCardShuffledIn);
-                self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>());
+                // 701.23f: a capped search's "then shuffle" still refers to the whole library.
+                let clause = if cap.is_some() { "701.23f" } else { "701.24a" };
+                self.shuffle_except(
+                    *whose,
+                    &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>(),
+                    clause,
+                );
                 if shuffled_in {
                     to_top.iter_mut().for_each(|t| t.1 = 0);
                 }
@@ -937,12 +953,12 @@ impl Sim<'_> {
         Ok(())
     }
 
-    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId]) {
+    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId], clause: &'static str) {
         let zone = ZoneRef::Library(player);
         let kept_set: BTreeSet<ObjId> = kept_out.iter().copied().collect();
         let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_set.contains(o)).collect();
         self.game.zone_mut(zone).retain(|o| !kept_set.contains(o));
-        self.shuffle(player);
+        self.shuffle_for(player, clause);
         // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
         // moved to their place right after.
         let list = self.game.zone_mut(zone);
@@ -1094,4 +1110,25 @@ pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
 /// [`Mutant::FaceDownExileVisible`]: everyone (the exile zone's default knowledge is every player).
 fn everyone_of(default_known: u8) -> u8 {
     default_known
+}
+
+/// The clause that decides what a search is, for its `searched` event: 701.23f when a
+/// search-limiting replacement is in play (whether or not it applies to this searcher), 701.23h
+/// for merged instructions, 701.23j outside the game, 701.23g for an optional search of an empty
+/// library, else 701.23a.
+fn search_clause(game: &crate::model::Game, specs: &[SearchSpec], cap: Option<u32>, whose: PlayerId) -> &'static str {
+    let head = &specs[0];
+    let library = head.zones.contains(&SearchZone::Library);
+    let limiter = library && (0..game.players.len()).any(|p| library_cap(game, p).is_some());
+    if cap.is_some() || limiter {
+        "701.23f"
+    } else if specs.len() > 1 {
+        "701.23h"
+    } else if head.zones.contains(&SearchZone::Outside) {
+        "701.23j"
+    } else if library && game.zone(ZoneRef::Library(whose)).is_empty() {
+        "701.23g"
+    } else {
+        "701.23a"
+    }
 }
