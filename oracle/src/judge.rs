@@ -770,6 +770,8 @@ impl Causes {
             // A move by a plain instruction doesn't decide who knows the card; an earlier
             // decision (a reordering before a draw) still does.
             if touches && !(matches!(l.event, Event::Moved { .. }) && GENERIC.contains(clause)) {
+                // A searcher knows a searched hand because searching looks at every card (701.23a).
+                let clause = if matches!(l.event, Event::Searched { .. }) { "701.23a" } else { clause };
                 last = Some((event_key(i), clause));
             }
         }

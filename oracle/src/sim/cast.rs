@@ -550,7 +550,7 @@ impl Sim<'_> {
             *n
         };
         let graveyard = self.game.zone(ZoneRef::Graveyard(player));
-        if options.is_empty() && graveyard.iter().any(|&o| crate::rules::dredge::dredge_n(&self.game, o) > 0) {
+        if graveyard.iter().any(|&o| crate::rules::dredge::dredge_n(&self.game, o) > 0 && !options.contains(&o)) {
             // 702.52b: a dredge card is there, but the library is too small to dredge it.
             self.rule_decision("702.52b", Vec::new());
         }

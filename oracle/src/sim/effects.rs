@@ -398,7 +398,11 @@ impl Sim<'_> {
                             if mutants::is(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
                         })
                         .sum::<usize>();
-                    self.gain_life(p, n as u32);
+                    // The amount is decided by 709.2 when a split card is among the counted cards.
+                    let split = self.game.zone(ZoneRef::Graveyard(p)).iter().any(|&o| {
+                        matches(&self.game.obj(o).chars, filter, None) && !self.game.obj(o).def.split.is_empty()
+                    });
+                    self.gain_life_for(p, n as u32, if split { "709.2" } else { "119.1" });
                 }
             }
             Effect::DrawX => {
@@ -568,10 +572,15 @@ impl Sim<'_> {
     }
 
     fn gain_life(&mut self, p: PlayerId, amount: u32) {
+        self.gain_life_for(p, amount, "119.1");
+    }
+
+    /// [`Self::gain_life`], logged with the clause that decided the amount.
+    fn gain_life_for(&mut self, p: PlayerId, amount: u32, clause: &'static str) {
         let gain = i32::try_from(amount).unwrap_or(i32::MAX);
         self.game.players[p].life = self.game.players[p].life.saturating_add(gain);
         let player = self.pname(p);
-        self.emit(Event::GainedLife { player, amount }, "119.1");
+        self.emit(Event::GainedLife { player, amount }, clause);
     }
 
     /// Jetsam: `caster` may cast one spell from `from`'s graveyard without paying its mana cost,
@@ -771,6 +780,9 @@ impl Sim<'_> {
         for p in searchers {
             if !head.optional || self.yes_no(&Decision::May { player: p, about: "search", card: None })? {
                 active.push(p);
+            } else {
+                // A declined search prevents the search and what follows it (the shuffle).
+                self.rule_decision("701.23g", Vec::new());
             }
         }
         let same_name: Vec<Option<Option<Vec<String>>>> = specs
@@ -1114,8 +1126,9 @@ fn everyone_of(default_known: u8) -> u8 {
 
 /// The clause that decides what a search is, for its `searched` event: 701.23f when a
 /// search-limiting replacement is in play (whether or not it applies to this searcher), 701.23h
-/// for merged instructions, 701.23j outside the game, 701.23g for an optional search of an empty
-/// library, else 701.23a.
+/// for merged instructions, 701.23j outside the game, 701.23g for a search of an empty library,
+/// 701.23b for a search of a hidden zone for a stated quality (what it finds is a choice), else
+/// 701.23a.
 fn search_clause(game: &crate::model::Game, specs: &[SearchSpec], cap: Option<u32>, whose: PlayerId) -> &'static str {
     let head = &specs[0];
     let library = head.zones.contains(&SearchZone::Library);
@@ -1128,6 +1141,9 @@ fn search_clause(game: &crate::model::Game, specs: &[SearchSpec], cap: Option<u3
         "701.23j"
     } else if library && game.zone(ZoneRef::Library(whose)).is_empty() {
         "701.23g"
+    } else if head.filter.is_some() && head.zones.iter().any(|z| matches!(z, SearchZone::Library | SearchZone::Hand)) {
+        // What a search of a hidden zone for a stated quality finds is the searcher's choice.
+        "701.23b"
     } else {
         "701.23a"
     }
