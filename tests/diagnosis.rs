@@ -52,7 +52,7 @@ fn cases() -> Vec<Case> {
                 Some(p) => panic!("{file}[{index}]: policy {p}"),
             };
             let corrupt = v.get("corrupt").and_then(Value::as_array).cloned().unwrap_or_default();
-            assert!(mutant.is_some() != !corrupt.is_empty(), "{file}[{index}]: give `mutant` or `corrupt`");
+            assert!(mutant.is_some() == corrupt.is_empty(), "{file}[{index}]: give `mutant` or `corrupt`");
             out.push(Case {
                 file: file.clone(),
                 index,
