@@ -324,7 +324,8 @@ pub fn mutants(args: MutantsArgs, pool: &CardPool) -> ExitCode {
     }
     let survivors = run.survivors();
     let caught = run.mutants.len() - survivors.len();
-    println!("\n{caught} caught, {} survived", survivors.len());
+    let own = run.mutants.iter().filter(|m| m.caught_with_own_clause()).count();
+    println!("\n{caught} caught, {} survived; {own} caught with their own clause named first", survivors.len());
     if !run.reference_failures.is_empty() {
         ExitCode::from(2)
     } else if !survivors.is_empty() {

@@ -389,6 +389,8 @@ impl Decider for Observed<'_> {
                         ("701.23f", " (a search limited to the top cards of a library is still a search)")
                     } else if parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined) {
                         ("701.23c", " (the zones are searched even though nothing can be found)")
+                    } else if looked_at.is_empty() {
+                        ("701.23g", " (searching an empty zone is still a search)")
                     } else {
                         ("701.23a", "")
                     };
@@ -901,9 +903,7 @@ fn judge_with_splits(
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
     let expected = sim.outcome();
-    let clauses = event_clauses(&sim.log, &sim.log_clauses);
-    let move_clauses: BTreeMap<String, &'static str> =
-        sim.last_move.iter().map(|(&o, cause)| (sim.game.obj(o).id.clone(), cause.clause)).collect();
+    let causes = Causes::of(&sim);
     drop(sim);
     let counts = std::mem::take(&mut decider.inner.split_counts);
     let seen = std::mem::take(&mut decider.inner.seen);
@@ -912,18 +912,20 @@ fn judge_with_splits(
     let verdict = match ran.map_err(|e| blame_script(e, decider.last)) {
         Ok(()) => {
             let diffs = if look.observables.is_all() && !look.strip_on {
-                compare(&expected, observed, &clauses, &move_clauses)
+                compare(&expected, observed, &causes)
             } else {
                 // Only what the engine reports is compared: both sides projected alike.
                 let mut expected = expected;
                 let mut observed = observed.clone();
                 look.observables.project(&mut expected.outcome, look.strip_on);
                 look.observables.project(&mut observed, look.strip_on);
-                let clauses = clauses
+                let mut causes = causes;
+                causes.log = causes
+                    .log
                     .iter()
                     .filter_map(|(e, c)| look.observables.project_event(e, look.strip_on).map(|e| (e, *c)))
                     .collect();
-                compare(&expected, &observed, &clauses, &move_clauses)
+                compare(&expected, &observed, &causes)
             };
             if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
         }
@@ -940,8 +942,126 @@ fn judge_with_splits(
     (verdict, counts, ran_through, unchecked, seen)
 }
 
-fn event_clauses(log: &[LoggedEvent], clauses: &[&'static str]) -> BTreeMap<LoggedEvent, &'static str> {
-    log.iter().map(|e| LoggedEvent { step: e.step, event: e.event.normalized() }).zip(clauses.iter().copied()).collect()
+/// What the replay decided, to name the first cause of a difference: every logged event with the
+/// clause that decided it, every rule decision that prevented or replaced events
+/// ([`crate::sim::RuleDecision`]), and the clause of each card's last move.
+#[derive(Debug, Clone, Default)]
+pub struct Causes {
+    /// The replayed log, normalized, in order, each event with its clause.
+    pub log: Vec<(LoggedEvent, &'static str)>,
+    /// Rule decisions: step, log position (before the event at that index), clause, card ids.
+    pub decisions: Vec<(usize, usize, &'static str, Vec<String>)>,
+    /// The clause of the instruction that last moved each card.
+    pub moves: BTreeMap<String, &'static str>,
+}
+
+impl Causes {
+    /// The causes recorded by a finished replay.
+    pub fn of(sim: &Sim) -> Causes {
+        let id = |o: ObjId| sim.game.obj(o).id.clone();
+        Causes {
+            log: sim
+                .log
+                .iter()
+                .map(|e| LoggedEvent { step: e.step, event: e.event.normalized() })
+                .zip(sim.log_clauses.iter().copied())
+                .collect(),
+            decisions: sim
+                .decisions
+                .iter()
+                .map(|d| (d.step, d.at, d.clause, d.cards.iter().map(|&o| id(o)).collect()))
+                .collect(),
+            moves: sim.last_move.iter().map(|(&o, cause)| (id(o), cause.clause)).collect(),
+        }
+    }
+
+    /// Where an event missing from the observation parts ways: its position in the replay and
+    /// the clause that decided it.
+    fn missing(&self, e: &LoggedEvent) -> (u64, &'static str) {
+        match self.log.iter().position(|(l, _)| l == e) {
+            Some(i) => (event_key(i), self.log[i].1),
+            None => (u64::MAX / 2, "608.2"),
+        }
+    }
+
+    /// Where an event the rules don't produce parts ways: the replayed event it stands for (the
+    /// same kind of event by the same actor in the same step — preferring one that is itself
+    /// missing — whose clause decided what should have happened); else the first rule decision
+    /// of the step that prevented or replaced events; else the end of the step, with the clause
+    /// of that kind of event.
+    fn extra(&self, e: &LoggedEvent, missing: &BTreeMap<&LoggedEvent, i64>) -> (u64, &'static str) {
+        let who = actor(&e.event);
+        let same = |(l, _): &&(LoggedEvent, &'static str)| {
+            l.step == e.step && l.event.kind() == e.event.kind() && actor(&l.event) == who
+        };
+        let counterpart = self
+            .log
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| same(l))
+            .min_by_key(|(_, (l, _))| missing.get(l).is_none_or(|n| *n <= 0));
+        if let Some((i, (_, clause))) = counterpart {
+            return (event_key(i) + 1, clause);
+        }
+        if let Some((_, at, clause, _)) = self.decisions.iter().find(|d| d.0 == e.step) {
+            return (2 * *at as u64, clause);
+        }
+        let end = self.log.iter().position(|(l, _)| l.step > e.step).unwrap_or(self.log.len());
+        (2 * end as u64, extra_event_clause(&e.event))
+    }
+
+    /// The clause of the last rule decision that set what players know of `card` (now in
+    /// `zone`): a shuffle of its library, a reveal, a look, a search of its hand, a reordering, a
+    /// move that decides it (face-down exile, 406.3). `None` when there is none, or only a move by
+    /// a plain instruction.
+    fn knowledge(&self, card: &str, zone: Option<&str>) -> Option<&'static str> {
+        let library = zone.and_then(|z| z.strip_suffix(".library"));
+        let mut last: Option<(u64, &'static str)> = None;
+        for (i, (l, clause)) in self.log.iter().enumerate() {
+            let touches = match &l.event {
+                Event::Shuffled { library: lib } => library == Some(lib.as_str()),
+                Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.iter().any(|c| c == card),
+                Event::Searched { zones, .. } => {
+                    zone.is_some_and(|z| z.ends_with(".hand") && zones.iter().any(|s| s == z))
+                }
+                Event::Moved { card: c, .. } => c == card,
+                _ => false,
+            };
+            // A move by a plain instruction doesn't decide who knows the card; an earlier
+            // decision (a reordering before a draw) still does.
+            if touches && !(matches!(l.event, Event::Moved { .. }) && GENERIC.contains(clause)) {
+                // A searcher knows a searched hand because searching looks at every card (701.23a).
+                let clause = if matches!(l.event, Event::Searched { .. }) { "701.23a" } else { clause };
+                last = Some((event_key(i), clause));
+            }
+        }
+        for (_, at, clause, cards) in &self.decisions {
+            if cards.iter().any(|c| c == card) && last.is_none_or(|(k, _)| 2 * *at as u64 >= k) {
+                last = Some((2 * *at as u64, clause));
+            }
+        }
+        last.map(|(_, c)| c)
+    }
+}
+
+/// Clauses that name an instruction or a zone change in general, not the rule that decided what
+/// players know of a card.
+const GENERIC: [&str; 6] = ["701.23a", "701.5a", "608.2n", "121.1", "400.7", "608.3"];
+
+/// The sort key of a replayed event at log index `i`; a rule decision made before it sorts first.
+fn event_key(i: usize) -> u64 {
+    2 * i as u64 + 1
+}
+
+/// Who or what an event is about, to match an unexpected event with the replayed one it stands
+/// for: a trigger's source and event, else the card, library or player.
+fn actor(e: &Event) -> String {
+    let v = serde_json::to_value(e).unwrap_or_default();
+    let field = |k: &str| v.get(k).map(|x| x.to_string());
+    match (field("source"), field("on")) {
+        (Some(s), Some(on)) => format!("{s}/{on}"),
+        _ => ["card", "library", "player", "token"].iter().find_map(|k| field(k)).unwrap_or_default(),
+    }
 }
 
 /// The clause an unexpected event of this kind breaks.
@@ -961,6 +1081,8 @@ fn extra_event_clause(event: &Event) -> &'static str {
         Event::Cast { without_paying_mana_cost: true, .. } => "118.9",
         Event::Cast { .. } => "701.5a",
         Event::Refused { .. } => "602.2b",
+        // A choice made while a spell or ability resolves (608.2d) that the rules don't offer.
+        Event::Chose { .. } => "608.2d",
         _ => "608.2",
     }
 }
@@ -970,16 +1092,21 @@ fn show(event: &LoggedEvent) -> String {
 }
 
 /// Every difference between the replayed outcome and the observed one.
-pub fn compare(
-    expected: &LegalOutcome,
-    observed: &Outcome,
-    event_clauses: &BTreeMap<LoggedEvent, &'static str>,
-    move_clauses: &BTreeMap<String, &'static str>,
-) -> Vec<Difference> {
+///
+/// Differences come in the order of the rule decisions they stem from, so the first one names the
+/// root cause: an event difference at the position of the replayed event or rule decision where
+/// the replay and the observation part ways ([`Causes`]); differences of zones, knowledge, life
+/// and counters (which follow from events, or are an outcome inconsistent with its own log) after
+/// them.
+pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> Vec<Difference> {
     let want = &expected.outcome;
     let got = observed.canonical(&expected.fixed);
-    let mut diffs = Vec::new();
-    let mut push = |clause: &str, message: String| diffs.push(Difference { clause: clause.to_string(), message });
+    let move_clauses = &causes.moves;
+    let mut keyed: Vec<(u64, Difference)> = Vec::new();
+    // Differences that don't come from one event sort after the events'.
+    let mut push =
+        |clause: &str, message: String| keyed.push((u64::MAX, Difference { clause: clause.to_string(), message }));
+    let mut event_diffs: Vec<(u64, Difference)> = Vec::new();
 
     // Events, as a multiset per step.
     let mut missing: BTreeMap<&LoggedEvent, i64> = BTreeMap::new();
@@ -1001,18 +1128,18 @@ pub fn compare(
     }
     for (e, n) in &missing {
         if *n > 0 {
-            let clause = event_clauses.get(*e).copied().unwrap_or("608.2");
-            push(
-                clause,
-                format!("step {}: expected {} but it is not in the log: {}", e.step, plural(*n, "event"), show(e)),
-            );
+            let (at, clause) = causes.missing(e);
+            let message =
+                format!("step {}: expected {} but it is not in the log: {}", e.step, plural(*n, "event"), show(e));
+            event_diffs.push((at, Difference { clause: clause.to_string(), message }));
         } else if *n < 0 {
-            push(
-                extra_event_clause(&e.event),
-                format!("step {}: the log has {} the rules don't produce: {}", e.step, plural(-*n, "event"), show(e)),
-            );
+            let (at, clause) = causes.extra(e, &missing);
+            let message =
+                format!("step {}: the log has {} the rules don't produce: {}", e.step, plural(-*n, "event"), show(e));
+            event_diffs.push((at, Difference { clause: clause.to_string(), message }));
         }
     }
+
     if missing.values().all(|n| *n == 0) && want.events != got.events {
         // Same events, different order: the relative order of searches (APNAP, 701.23i) or of
         // triggered abilities going on the stack (603.3b) differs.
@@ -1058,11 +1185,12 @@ pub fn compare(
             let in_library = want.zones.iter().any(|(z, cards)| z.ends_with(".library") && cards.contains(card));
             // Knowledge that should be gone from a library card means it wasn't shuffled as a new
             // object (701.24a, 701.20d); elsewhere it means a reveal that wasn't told (701.23e).
-            let clause = match (extra, in_library) {
+            let zone = want.zones.iter().find(|(_, cards)| cards.contains(card)).map(|(z, _)| z.as_str());
+            let clause = causes.knowledge(card, zone).unwrap_or(match (extra, in_library) {
                 (true, true) => "701.24a",
                 (true, false) => "701.23e",
                 (false, _) => "701.20a",
-            };
+            });
             push(clause, format!("{card} should be known to {w:?} but is known to {g:?}"));
         }
     }
@@ -1078,7 +1206,10 @@ pub fn compare(
     if want.counters != got.counters {
         push("122.1", format!("counters should be {:?} but are {:?}", want.counters, got.counters));
     }
-    diffs
+    event_diffs.extend(keyed);
+    // A stable sort: differences with one cause keep the order they were found in.
+    event_diffs.sort_by_key(|(k, _)| *k);
+    event_diffs.into_iter().map(|(_, d)| d).collect()
 }
 
 /// Pairs a missing `searched` event with an extra one of the same step and player.

@@ -153,7 +153,20 @@ fn play(
     seed: u64,
 ) -> Result<(Outcome, Vec<Offer>), Answer> {
     let loaded = load_scenario(id, to_scenario(message), pool).map_err(|e| Answer::Error(e.to_string()))?;
-    let setup = &loaded.setup;
+    play_setup(&loaded.setup, policy, seed)
+}
+
+/// The outcome the reference engine reports for a loaded scenario, with the choices of `policy`
+/// and the shuffles of `seed` (under whatever mutant is active on this thread, [`mutants::with`]).
+/// `serve` seeds each scenario with `seed ^ stable_hash(id)`.
+pub fn play_loaded(setup: &crate::scenario::Setup, policy: Policy, seed: u64) -> Result<Outcome, String> {
+    play_setup(setup, policy, seed).map(|(outcome, _)| outcome).map_err(|e| match e {
+        Answer::Unsupported(m) => format!("unsupported: {m}"),
+        Answer::Error(m) => m,
+    })
+}
+
+fn play_setup(setup: &crate::scenario::Setup, policy: Policy, seed: u64) -> Result<(Outcome, Vec<Offer>), Answer> {
     let chooser = Chooser { policy, rng: StdRng::seed_from_u64(seed), offered: Vec::new() };
     let mut decider = Scripted::new(&setup.script, chooser);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);

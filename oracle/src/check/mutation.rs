@@ -103,11 +103,20 @@ pub fn mutation_run(
     MutationRun { reference_failures, mutants }
 }
 
+impl MutantResult {
+    /// Whether some scenario catches it with its own clause named first.
+    pub fn caught_with_own_clause(&self) -> bool {
+        self.caught_by.iter().any(|c| c.clause == self.mutant.clause())
+    }
+}
+
 /// The table `mtg-oracle mutants` prints: mutant, the clause it breaks, how many scenarios catch
-/// it, and the first few of them (with the clause the judge named, or the status).
+/// it, whether one names that clause first, and the first few of them (with the clause the judge
+/// named, or the status).
 pub fn table(run: &MutationRun, shown: usize) -> String {
-    let mut out =
-        String::from("| mutant | breaks | caught by | first catching scenarios |\n| --- | --- | ---: | --- |\n");
+    let mut out = String::from(
+        "| mutant | breaks | caught by | own clause first | first catching scenarios |\n| --- | --- | ---: | --- | --- |\n",
+    );
     for m in &run.mutants {
         let first: Vec<String> = m
             .caught_by
@@ -120,12 +129,14 @@ pub fn table(run: &MutationRun, shown: usize) -> String {
             })
             .collect();
         let caught = if m.caught_by.is_empty() { "**SURVIVES**".to_string() } else { m.caught_by.len().to_string() };
+        let own = if m.caught_with_own_clause() { "yes" } else { "no" };
         out.push_str(&format!(
-            "| `{}` — {} | {} | {} | {} |\n",
+            "| `{}` — {} | {} | {} | {} | {} |\n",
             m.mutant.name(),
             m.mutant.description(),
             m.mutant.clause(),
             caught,
+            own,
             first.join(", ")
         ));
     }

@@ -228,6 +228,13 @@ pub fn check_found(
                     "701.23c",
                     format!("{} can't be found: the quality searched for is undefined", label(f)),
                 ));
+            } else if !game.obj(f).def.split.is_empty() && game.obj(f).zone != ZoneRef::Stack {
+                // 709.4: off the stack a split card has both halves' characteristics combined
+                // (its mana value is the sum), which is what the description is matched against.
+                return Err(Violation::new(
+                    "709.4",
+                    format!("{} was found but, with its halves combined, it doesn't match the description", label(f)),
+                ));
             } else {
                 "it doesn't match the description".to_string()
             };

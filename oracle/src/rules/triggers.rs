@@ -69,6 +69,26 @@ pub struct PendingTrigger {
     /// For an ability that triggered on its own source leaving the battlefield: the object number
     /// of the new object the source became, when that is in a public zone (400.7e).
     pub found_no: Option<u32>,
+    /// The clause that decided it triggers ([`trigger_clause`]).
+    pub clause: &'static str,
+}
+
+/// The clause that decides that an ability triggers on `happening` — the most specific one:
+/// 702.29d for a "cycles or discards" ability when a card is cycled (it triggers once), 702.29c
+/// for "when you cycle this card", 701.24e for a shuffle of a library of zero or one cards (it
+/// still triggers); otherwise 603.3b (the ability is put on the stack the next time a player would
+/// receive priority).
+pub fn trigger_clause(game: &Game, on: &str, happening: &Happening) -> &'static str {
+    match (on, happening) {
+        ("cycled_or_discarded", Happening::Discarded { cycled: true, .. }) => "702.29d",
+        ("this_cycled" | "cycled", Happening::Discarded { cycled: true, .. }) => "702.29c",
+        ("shuffled_library", Happening::ShuffledLibrary { owner })
+            if game.zone(ZoneRef::Library(*owner)).len() <= 1 =>
+        {
+            "701.24e"
+        }
+        _ => "603.3b",
+    }
 }
 
 /// How a creature that died was on the battlefield: its own "when this dies" looks back in time
@@ -208,6 +228,7 @@ pub fn triggered_by(
                         targets: t.targets.clone(),
                         source_no,
                         found_no,
+                        clause: trigger_clause(game, on, &happening),
                     });
                 }
             }

@@ -212,7 +212,8 @@ impl Sim<'_> {
                 without_paying_mana_cost: mode == CastMode::WithoutPaying,
                 x: (cast_face.has_x() || def.has_x()).then_some(x),
             },
-            "701.5a",
+            // 107.3b: X is 0 for a spell cast without paying its mana cost.
+            if mode == CastMode::WithoutPaying && (cast_face.has_x() || def.has_x()) { "107.3b" } else { "701.5a" },
         );
         // 401.5: a top card changed by casting is revealed once the spell is cast (601.2i).
         self.hold_reveals();
@@ -600,6 +601,11 @@ impl Sim<'_> {
             *n += 1;
             *n
         };
+        let graveyard = self.game.zone(ZoneRef::Graveyard(player));
+        if graveyard.iter().any(|&o| crate::rules::dredge::dredge_n(&self.game, o) > 0 && !options.contains(&o)) {
+            // 702.52b: a dredge card is there, but the library is too small to dredge it.
+            self.rule_decision("702.52b", Vec::new());
+        }
         if !options.is_empty() {
             let decision = Decision::Dredge { player, draw, options: options.clone() };
             match self.decide(&decision)? {
@@ -609,7 +615,7 @@ impl Sim<'_> {
                     let n = crate::rules::dredge::dredge_n(&self.game, card);
                     let (p, id) = (self.pname(player), self.id(card));
                     self.emit(Event::Dredged { player: p, card: id, draw }, "702.52a");
-                    self.mill(player, n)?;
+                    self.mill_for(player, n, "702.52a")?;
                     self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "702.52a");
                     return Ok(());
                 }

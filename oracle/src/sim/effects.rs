@@ -345,6 +345,8 @@ impl Sim<'_> {
                     }
                     // 401.5: a continuously revealed top card is revealed again once they are back.
                     self.settle_reveals();
+                    // 701.20d: the reordered cards are new objects only the one who ordered them knows.
+                    self.rule_decision("701.20d", cards.clone());
                 }
             }
             Effect::ShuffleInto(r) => {
@@ -366,7 +368,7 @@ impl Sim<'_> {
                     }
                 }
                 // 701.24c: the library is shuffled even if the object isn't where it was expected.
-                self.shuffle(owner);
+                self.shuffle_for(owner, "701.24c");
                 self.release_reveals();
             }
             Effect::ShuffleTargetCardsInto => {
@@ -397,7 +399,7 @@ impl Sim<'_> {
                     self.move_card(c, ZoneRef::Library(player), Position::Bottom, 0, "701.24d");
                 }
                 // 701.24d: shuffled even when the set of cards is empty.
-                self.shuffle(player);
+                self.shuffle_for(player, "701.24d");
                 self.release_reveals();
             }
             Effect::Counter(r) => {
@@ -446,7 +448,11 @@ impl Sim<'_> {
                             if mutants::is(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
                         })
                         .sum::<usize>();
-                    self.gain_life(p, n as u32);
+                    // The amount is decided by 709.2 when a split card is among the counted cards.
+                    let split = self.game.zone(ZoneRef::Graveyard(p)).iter().any(|&o| {
+                        matches(&self.game.obj(o).chars, filter, None) && !self.game.obj(o).def.split.is_empty()
+                    });
+                    self.gain_life_for(p, n as u32, if split { "709.2" } else { "119.1" });
                 }
             }
             Effect::DrawX => {
@@ -628,10 +634,15 @@ impl Sim<'_> {
     }
 
     fn gain_life(&mut self, p: PlayerId, amount: u32) {
+        self.gain_life_for(p, amount, "119.1");
+    }
+
+    /// [`Self::gain_life`], logged with the clause that decided the amount.
+    fn gain_life_for(&mut self, p: PlayerId, amount: u32, clause: &'static str) {
         let gain = i32::try_from(amount).unwrap_or(i32::MAX);
         self.game.players[p].life = self.game.players[p].life.saturating_add(gain);
         let player = self.pname(p);
-        self.emit(Event::GainedLife { player, amount }, "119.1");
+        self.emit(Event::GainedLife { player, amount }, clause);
     }
 
     /// Jetsam: `caster` may cast one spell from one of `from`'s graveyards without paying its mana
@@ -810,12 +821,19 @@ impl Sim<'_> {
 
     /// Shuffles and records it (701.24a), then triggers "whenever … shuffles" abilities (701.24e).
     pub(crate) fn shuffle(&mut self, player: PlayerId) {
+        self.shuffle_for(player, "701.24a");
+    }
+
+    /// [`Sim::shuffle`], logged with the clause that decides this shuffle happens (701.24c–d:
+    /// even with nothing to shuffle in; 701.23f: the "then shuffle" of a search limited to the
+    /// top cards still applies, to the whole library).
+    pub(crate) fn shuffle_for(&mut self, player: PlayerId, clause: &'static str) {
         shuffle_library(&mut self.game, player);
         if let Some(counts) = self.placed_at_once.as_mut() {
             counts[player] = [0, 0];
         }
         let library = self.pname(player);
-        self.emit(Event::Shuffled { library }, "701.24a");
+        self.emit(Event::Shuffled { library }, clause);
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
         // 401.5: the top card after the shuffle is a new one, revealed at once.
         self.settle_reveals();
@@ -831,6 +849,9 @@ impl Sim<'_> {
         for p in searchers {
             if !head.optional || self.yes_no(&Decision::May { player: p, about: "search", card: None })? {
                 active.push(p);
+            } else {
+                // A declined search prevents the search and what follows it (the shuffle).
+                self.rule_decision("701.23g", Vec::new());
             }
         }
         let same_name: Vec<Option<Option<Vec<String>>>> = specs
@@ -904,7 +925,8 @@ impl Sim<'_> {
             let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
-            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, "701.23a");
+            let clause = search_clause(&self.game, specs, *cap, *whose);
+            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
             // 701.23a: the searcher looks at every card of the zones searched — only the top
             // cards under a 701.23f limit — so they know each card of a hand or library they looked
             // at for as long as it stays that object: until it moves (400.7) or the library is
@@ -999,7 +1021,13 @@ impl Sim<'_> {
                 // 701.24b: cards bound for a position in the library are not part of the shuffle
                 // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
                 let shuffled_in = mutants::is(Mutant::FoundCardShuffledIn);
-                self.shuffle_except(*whose, &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>());
+                // 701.23f: a capped search's "then shuffle" still refers to the whole library.
+                let clause = if cap.is_some() { "701.23f" } else { "701.24a" };
+                self.shuffle_except(
+                    *whose,
+                    &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>(),
+                    clause,
+                );
                 if shuffled_in {
                     to_top.iter_mut().for_each(|t| t.1 = 0);
                 }
@@ -1025,12 +1053,12 @@ impl Sim<'_> {
         Ok(())
     }
 
-    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId]) {
+    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId], clause: &'static str) {
         let zone = ZoneRef::Library(player);
         let kept_set: BTreeSet<ObjId> = kept_out.iter().copied().collect();
         let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_set.contains(o)).collect();
         self.game.zone_mut(zone).retain(|o| !kept_set.contains(o));
-        self.shuffle(player);
+        self.shuffle_for(player, clause);
         // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
         // moved to their place right after.
         let list = self.game.zone_mut(zone);
@@ -1219,5 +1247,30 @@ pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Opt
         Destination::Exile | Destination::ExileFaceDown => Some(ZoneRef::Exile),
         Destination::LibraryTop => Some(ZoneRef::Library(owner)),
         Destination::Battlefield => can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield),
+    }
+}
+
+/// The clause that decides what a search is, for its `searched` event: 701.23f when a
+/// search-limiting replacement is in play (whether or not it applies to this searcher), 701.23h
+/// for merged instructions, 701.23j outside the game, 701.23g for a search of an empty library,
+/// 701.23b for a search of a hidden zone for a stated quality (what it finds is a choice), else
+/// 701.23a.
+fn search_clause(game: &crate::model::Game, specs: &[SearchSpec], cap: Option<u32>, whose: PlayerId) -> &'static str {
+    let head = &specs[0];
+    let library = head.zones.contains(&SearchZone::Library);
+    let limiter = library && (0..game.players.len()).any(|p| !library_caps(game, p).is_empty());
+    if cap.is_some() || limiter {
+        "701.23f"
+    } else if specs.len() > 1 {
+        "701.23h"
+    } else if head.zones.contains(&SearchZone::Outside) {
+        "701.23j"
+    } else if library && game.zone(ZoneRef::Library(whose)).is_empty() {
+        "701.23g"
+    } else if head.filter.is_some() && head.zones.iter().any(|z| matches!(z, SearchZone::Library | SearchZone::Hand)) {
+        // What a search of a hidden zone for a stated quality finds is the searcher's choice.
+        "701.23b"
+    } else {
+        "701.23a"
     }
 }

@@ -393,6 +393,22 @@ pub struct MoveCause {
     pub step: usize,
 }
 
+/// A rule decision that prevented, replaced or shaped events rather than logging one of its own
+/// (a spell whose targets are gone, 608.2b; dredge not offered, 702.52b; a refused step; cards
+/// reordered, 701.20d). The judge attributes a difference to the first rule decision where the
+/// replay and the observation part ways: a logged event's clause, or one of these.
+#[derive(Debug, Clone)]
+pub struct RuleDecision {
+    /// The step it was made in.
+    pub step: usize,
+    /// How many events the log held when it was made (it comes before the event at this index).
+    pub at: usize,
+    /// The clause that decided it.
+    pub clause: &'static str,
+    /// The cards whose state (what players know of them) it decided, if any.
+    pub cards: Vec<ObjId>,
+}
+
 /// A simulation in progress.
 pub struct Sim<'d> {
     /// The game.
@@ -404,6 +420,8 @@ pub struct Sim<'d> {
     pub log_clauses: Vec<&'static str>,
     /// The clause behind the last move of each object.
     pub last_move: BTreeMap<ObjId, MoveCause>,
+    /// Rule decisions that prevented or replaced events, in order (see [`RuleDecision`]).
+    pub decisions: Vec<RuleDecision>,
     pending: Vec<PendingTrigger>,
     entered: Vec<ObjId>,
     refused: Option<SimError>,
@@ -440,6 +458,7 @@ impl<'d> Sim<'d> {
             log: Vec::new(),
             log_clauses: Vec::new(),
             last_move: BTreeMap::new(),
+            decisions: Vec::new(),
             pending: Vec::new(),
             entered: Vec::new(),
             refused: None,
@@ -496,6 +515,11 @@ impl<'d> Sim<'d> {
         }
         self.log.push(LoggedEvent { step: self.step, event });
         self.log_clauses.push(clause);
+    }
+
+    /// Records a rule decision that prevents, replaces or shapes events (see [`RuleDecision`]).
+    pub(crate) fn rule_decision(&mut self, clause: &'static str, cards: Vec<ObjId>) {
+        self.decisions.push(RuleDecision { step: self.step, at: self.log.len(), clause, cards });
     }
 
     fn decide(&mut self, decision: &Decision) -> Result<Choice, SimError> {
@@ -577,9 +601,10 @@ impl<'d> Sim<'d> {
                 let (source, controller) = (self.id(t.source), self.pname(t.controller));
                 let player = t.triggering_player.map(|p| self.pname(p));
                 let target_names = self.target_names(&targets);
+                let clause = self.trigger_clause(&t, &group);
                 self.emit(
                     Event::Triggered { source, controller, on: t.on.to_string(), player, targets: target_names },
-                    "603.3b",
+                    clause,
                 );
                 self.stack.push(StackItem::Ability {
                     source: t.source,
@@ -594,6 +619,28 @@ impl<'d> Sim<'d> {
             }
         }
         Ok(())
+    }
+
+    /// The clause that decided that `t` triggered (and how often): the trigger's own (603.2 and
+    /// the rule of its event, [`PendingTrigger::clause`]); for a search trigger, the clause of the
+    /// search that set it off (701.23f capped, 701.23h merged…); 701.24f when one library was
+    /// shuffled several times at once.
+    fn trigger_clause(&self, t: &PendingTrigger, group: &[PendingTrigger]) -> &'static str {
+        let same =
+            |u: &PendingTrigger| u.source == t.source && u.on == t.on && u.triggering_player == t.triggering_player;
+        if t.on == "shuffled_library" && group.iter().filter(|u| same(u)).count() > 1 {
+            return "701.24f";
+        }
+        if t.on == "searched_library" {
+            let last =
+                self.log.iter().zip(&self.log_clauses).rev().find(|(e, _)| matches!(e.event, Event::Searched { .. }));
+            if let Some((_, &clause)) = last
+                && clause != "701.23a"
+            {
+                return clause;
+            }
+        }
+        t.clause
     }
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
@@ -684,6 +731,7 @@ impl<'d> Sim<'d> {
             Action::Attempt { action, clause } => match self.act_refusable(action) {
                 Err(SimError::Refused { clause: c, message, .. }) if c == clause.as_str() => {
                     let (player, card) = self.attempt_names(action);
+                    self.rule_decision(c, Vec::new());
                     self.emit(Event::Refused { player, card }, c);
                     let _ = message;
                 }
@@ -815,7 +863,9 @@ impl<'d> Sim<'d> {
                 let all_illegal = !targets.is_empty()
                     && targets.iter().all(|t| !self.still_legal(*t))
                     && !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve);
-                if !all_illegal {
+                if all_illegal {
+                    self.rule_decision("608.2b", Vec::new());
+                } else {
                     let mut ctx = effects::Ctx::new(source, controller, targets, triggering_player);
                     ctx.source_no = source_no;
                     ctx.found_no = found_no;
@@ -836,6 +886,9 @@ impl<'d> Sim<'d> {
                                 !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets)
                             })
                     });
+                if all_illegal {
+                    self.rule_decision("608.2b", Vec::new());
+                }
                 if let Some(spell) = spell.filter(|_| !all_illegal) {
                     let mut ctx = effects::Ctx::new(obj, controller, targets.clone(), None);
                     ctx.source_no = self.game.obj(obj).object_no;

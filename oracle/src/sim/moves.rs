@@ -355,14 +355,21 @@ impl Sim<'_> {
     /// 701.17a–b: mills up to `n` cards from the top (as many as there are), after replacement
     /// effects that change the number (614.1a). Returns the milled cards.
     pub(crate) fn mill(&mut self, player: PlayerId, n: u32) -> Result<Vec<ObjId>, SimError> {
+        self.mill_for(player, n, "701.17a")
+    }
+
+    /// [`Sim::mill`], the moves logged with the clause of the instruction that mills (702.52a for
+    /// dredge); 701.17b when the library holds fewer cards than the number to mill.
+    pub(crate) fn mill_for(&mut self, player: PlayerId, n: u32, clause: &'static str) -> Result<Vec<ObjId>, SimError> {
         let len = self.game.zone(ZoneRef::Library(player)).len();
         let n = crate::rules::mill::replaced_count(&self.game, n);
         let count = crate::rules::mill::cards_to_mill(len, n);
+        let clause = if (n as usize) > len { "701.17b" } else { clause };
         let cards = self.top_cards(player, count, "mill")?;
         // The cards are milled at once (401.4 when an effect sends them into a library instead).
         self.at_once(|sim| {
             for &card in &cards {
-                sim.put_into_graveyard(card, false, "701.17a");
+                sim.put_into_graveyard(card, false, clause);
             }
         });
         Ok(cards)
