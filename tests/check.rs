@@ -120,7 +120,8 @@ fn an_engine_that_never_greets_errors_every_scenario_and_is_given_up_after_three
         ("hello=exit", "crashed"),
         ("hello=v3", "speaks protocol 3"),
     ] {
-        let run = check(&files, &pool(), &opts(fake(args), 700), |_, _, _| {});
+        // 2 s: long enough for Python to start on a loaded machine, short enough for the hangs.
+        let run = check(&files, &pool(), &opts(fake(args), 2000), |_, _, _| {});
         assert_eq!(run.scenarios.len(), files.len());
         assert!(run.scenarios.iter().all(|s| s.status == Status::Error), "{args}: {:?}", run.scenarios);
         assert!(run.scenarios[0].message.contains(words), "{args}: {}", run.scenarios[0].message);
