@@ -142,7 +142,12 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
         let by_hand = reveal_hand
             && *player == NAMES[hand_owner]
             && cards.iter().all(|c| b.obj(c).is_some_and(|x| x.zone == ZoneRef::Hand(hand_owner)));
-        if !by_search && !by_hand {
+        // 602.2a: an ability activated from a hidden zone reveals its card.
+        let by_activation = o.events.iter().any(|a| {
+            a.step == e.step
+                && matches!(&a.event, Event::Activated { player: p, card, .. } if p == player && cards.contains(card))
+        });
+        if !by_search && !by_hand && !by_activation {
             return Err(fail(
                 "hidden information",
                 format!(
@@ -183,7 +188,8 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                     moved == Some(e.step)
                         && matches!(&e.event, Event::Searched { player, found, .. } if player == p && found.contains(card))
                 });
-                let searched_hand = kind == "hand"
+                // 701.23a: a searcher looked at every card of a hand or library searched.
+                let searched_hand = matches!(kind, "hand" | "library")
                     && o.events.iter().any(|e| {
                         moved.is_none_or(|m| e.step >= m)
                             && matches!(&e.event, Event::Searched { player, zones, .. } if player == p && zones.contains(zone))
@@ -203,7 +209,13 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                     moved == Some(e.step)
                         && matches!(&e.event, Event::Searched { found, .. } if found.contains(card) && found.len() > 1)
                 });
-                if !(own || revealed || found || searched_hand || from_start || arranged) {
+                // 400.2: a card that left a public zone was seen by every player as it moved.
+                let seen_leaving = o.events.iter().any(|e| {
+                    moved == Some(e.step)
+                        && matches!(&e.event, Event::Moved { card: c, from, .. } if c == card
+                            && !(from.ends_with(".library") || from.ends_with(".hand") || from.ends_with(".outside")))
+                });
+                if !(own || revealed || found || searched_hand || from_start || arranged || seen_leaving) {
                     return Err(fail(
                         "hidden information",
                         format!("{p} knows `{card}` in {zone}, but it was never revealed to them nor seen by them"),
