@@ -178,7 +178,8 @@ expect:
             *x = Some(2);
         }
     }
-    assert_illegal(&s, &o, "118.9");
+    // 107.3b: X is 0 for a spell cast without paying its mana cost (the rule of the difference).
+    assert_illegal(&s, &o, "107.3b");
 }
 
 #[test]
