@@ -199,3 +199,34 @@ fn every_legal_outcome_is_legal_with_its_unordered_events_reversed() {
     }
     assert!(checked > 200, "only {checked} outcomes checked");
 }
+
+const GRAVEYARDS: &str = "400.5-graveyard-order-is-kept-milled-cards-ordered-by-owner";
+
+#[test]
+fn cards_milled_at_once_may_be_listed_in_any_order() {
+    let s = load(GRAVEYARDS);
+    let o = observed(GRAVEYARDS, "legal");
+    assert_legal(&s, &o);
+    let mut other = o.clone();
+    other.zones.get_mut("Alice.graveyard").expect("a graveyard")[1..4].reverse();
+    assert_legal(&s, &other);
+}
+
+#[test]
+fn a_graveyard_nobody_touched_reported_reversed_breaks_400_5() {
+    let s = load(GRAVEYARDS);
+    let mut o = observed(GRAVEYARDS, "legal");
+    o.zones.get_mut("Bob.graveyard").expect("Bob's graveyard").reverse();
+    assert_illegal(&s, &o, "400.5", &["Bob.graveyard", "howling-mine", "lightning-bolt"]);
+}
+
+#[test]
+fn a_card_put_into_a_graveyard_later_listed_under_earlier_ones_breaks_400_5() {
+    let s = load(GRAVEYARDS);
+    let mut o = observed(GRAVEYARDS, "legal");
+    // Flotsam went there after the milled cards, so it is above them.
+    let gy = o.zones.get_mut("Alice.graveyard").expect("a graveyard");
+    let flotsam = gy.remove(0);
+    gy.insert(3, flotsam);
+    assert_illegal(&s, &o, "400.5", &["Alice.graveyard", "flotsam-jetsam"]);
+}

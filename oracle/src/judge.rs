@@ -1064,7 +1064,7 @@ fn zone_differences(
             _ => {}
         }
     }
-    // Positions the rules fix within a library.
+    // Positions the rules fix within a library, and the order of a graveyard.
     for (zone, fixed) in fixed_positions {
         let (w, g) =
             (want.zones.get(zone).cloned().unwrap_or_default(), got.zones.get(zone).cloned().unwrap_or_default());
@@ -1078,7 +1078,13 @@ fn zone_differences(
         for range in fixed.top_ranges(len).into_iter().chain(bottom_range) {
             // Each group holds the right cards (they are sorted within a group by canonical form).
             if w[range.clone()] != g[range.clone()] {
-                let clause = move_clauses.get(&w[range.start]).copied().unwrap_or("401.2");
+                // 400.5: a graveyard's order can't be changed (only a group put there at once is
+                // its owner's to order).
+                let clause = if zone.ends_with(".graveyard") {
+                    "400.5"
+                } else {
+                    move_clauses.get(&w[range.start]).copied().unwrap_or("401.2")
+                };
                 let what = if range.len() == 1 {
                     format!("position {}", range.start + 1)
                 } else {

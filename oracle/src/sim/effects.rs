@@ -432,9 +432,12 @@ impl Sim<'_> {
                             ));
                         }
                     };
+                    // The discarded cards go to the graveyard at the same time.
+                    let outer = self.begin_batch();
                     for c in chosen {
                         self.discard(p, c, false);
                     }
+                    self.end_batch(outer);
                 }
             }
             Effect::CastFromGraveyards { from, filter, exile_instead_of_graveyard } => {
@@ -869,6 +872,9 @@ impl Sim<'_> {
                 .collect();
             self.apply_as_enters(&entering, *searcher)?;
             let mut to_top = Vec::new();
+            // The found cards are put where they go at the same time (a graveyard's share is
+            // ordered by its owner).
+            let outer = self.begin_batch();
             for (spec, cards) in specs.iter().zip(found) {
                 let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
                 for &o in cards {
@@ -903,6 +909,7 @@ impl Sim<'_> {
                     }
                 }
             }
+            self.end_batch(outer);
             if shuffles {
                 // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
                 let untouched = mutants::below_window(&self.game, *whose, cap.is_some(), looked_at);

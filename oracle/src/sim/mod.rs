@@ -818,6 +818,11 @@ impl<'d> Sim<'d> {
                 ZoneRef::Library(p).display(&names),
                 FixedPositions { top_groups: shape.top_groups.clone(), bottom: shape.bottom_fixed },
             );
+            // 400.5: a graveyard is ordered; cards put there at once form a group.
+            fixed.insert(
+                ZoneRef::Graveyard(p).display(&names),
+                FixedPositions { top_groups: self.game.graveyard_groups(p), bottom: 0 },
+            );
         }
         let stack: Vec<String> = self
             .stack

@@ -118,6 +118,29 @@ impl Sim<'_> {
     /// one of them is shuffled into while another is put on top of it ends up shuffled with the
     /// second card on top (701.24g).
     pub(crate) fn put_into_graveyards_at_once(&mut self, objs: &[ObjId]) {
+        let outer = self.begin_batch();
+        self.put_into_graveyards_at_once_in_batch(objs);
+        self.end_batch(outer);
+    }
+
+    /// Starts a batch of cards put into graveyards at the same time (their owners order each
+    /// graveyard's share, 400.5 with 401.4 by analogy); inside an open batch, joins it. Returns
+    /// what [`Sim::end_batch`] restores.
+    pub(crate) fn begin_batch(&mut self) -> Option<u64> {
+        let outer = self.game.open_batch;
+        if outer.is_none() {
+            self.game.batches += 1;
+            self.game.open_batch = Some(self.game.batches);
+        }
+        outer
+    }
+
+    /// Ends the batch [`Sim::begin_batch`] started.
+    pub(crate) fn end_batch(&mut self, outer: Option<u64>) {
+        self.game.open_batch = outer;
+    }
+
+    fn put_into_graveyards_at_once_in_batch(&mut self, objs: &[ObjId]) {
         // 701.24f: each replacement shuffles the library, so N at once shuffle it N times.
         let mut shuffled: std::collections::BTreeMap<PlayerId, usize> = std::collections::BTreeMap::new();
         let mut to_top: Vec<ObjId> = Vec::new();
@@ -207,9 +230,12 @@ impl Sim<'_> {
         let n = crate::rules::mill::replaced_count(&self.game, n);
         let count = crate::rules::mill::cards_to_mill(len, n);
         let cards = self.top_cards(player, count, "mill")?;
+        // The milled cards go to the graveyard at the same time.
+        let outer = self.begin_batch();
         for &card in &cards {
             self.put_into_graveyard(card, false, "701.17a");
         }
+        self.end_batch(outer);
         Ok(cards)
     }
 
