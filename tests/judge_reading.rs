@@ -106,12 +106,8 @@ const REVEAL_LOOK: &str = "701.20e-reveal-and-look-in-one-step-either-log-order"
 fn a_look_listed_before_a_reveal_is_read_as_the_look() {
     let s = load(REVEAL_LOOK);
     let o = observed(REVEAL_LOOK, "legal");
-    let kinds: Vec<&str> = o
-        .events
-        .iter()
-        .map(|e| e.event.kind())
-        .filter(|k| *k == "revealed" || *k == "looked_at")
-        .collect();
+    let kinds: Vec<&str> =
+        o.events.iter().map(|e| e.event.kind()).filter(|k| *k == "revealed" || *k == "looked_at").collect();
     assert_eq!(kinds, ["looked_at", "revealed"]);
     assert_legal(&s, &o);
     // The same events the other way round.

@@ -591,9 +591,7 @@ impl Decider for Observed<'_> {
                 let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id.clone()).collect();
                 // A matching `cast` entry may also be a later such decision's (entries are
                 // unordered): each one, or none, is a reading `judge` may revisit.
-                let pred = |e: &Event| {
-                    matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card))
-                };
+                let pred = |e: &Event| matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card));
                 let c = self.candidates(step, pred);
                 let cast = match self.alternative((c.len() + 1).min(MAX_READINGS)) {
                     k if k < c.len() => {
