@@ -134,7 +134,7 @@ fn a_looked_at_card_known_to_everyone_is_still_rejected() {
     assert_illegal(&s, &o, "701.24a", &[card.as_str(), "known to"]);
 }
 
-const TUTORS: &str = "701.23a-two-scripted-tutors-in-one-step-log-each-find";
+const TUTORS: &str = "701.24b-two-scripted-tutors-in-one-step-log-each-find";
 
 #[test]
 fn a_scripted_run_whose_log_swaps_the_finds_is_rejected() {
