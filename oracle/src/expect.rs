@@ -1,7 +1,7 @@
 //! Checking a scenario's expectations against its set of legal outcomes.
 
 use crate::explore::Exploration;
-use crate::outcome::{Event, LegalOutcome, canonical_library, is_ordered_zone};
+use crate::outcome::{Event, LegalOutcome, canonical_graveyard, canonical_library, is_ordered_zone};
 use crate::scenario::format::{Assertion, Scenario};
 
 /// True if `assertion` holds in `outcome`. `names_of` gives a card id's names, for `count`.
@@ -164,6 +164,8 @@ pub fn check(
             for (zone, cards) in want.iter_mut() {
                 if zone.ends_with(".library") {
                     canonical_library(cards, &o.fixed.get(zone).cloned().unwrap_or_default());
+                } else if zone.ends_with(".graveyard") {
+                    canonical_graveyard(cards, o.fixed.get(zone));
                 } else if !is_ordered_zone(zone) {
                     cards.sort_unstable(); // compared as a set, like the outcome
                 }

@@ -68,6 +68,35 @@ struct Observed<'a> {
     split_counts: Vec<usize>,
     /// The legal options of each decision of the replay (for the option-set check, `offers`).
     seen: Vec<crate::offers::Legal>,
+    /// For the k-th ambiguous reading of the replay, which alternative to take: which of several
+    /// unordered log entries of a step a decision takes, or whether a "may" takes one at all.
+    read_picks: Vec<usize>,
+    /// How many alternatives each ambiguous reading of the replay had.
+    read_counts: Vec<usize>,
+}
+
+/// Most alternatives one ambiguous reading offers (sets of unordered entries a decision may take).
+const MAX_READINGS: usize = 16;
+
+/// The first `limit` sets of `k` indexes out of `0..n`, in lexicographic order.
+fn combinations(n: usize, k: usize, limit: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    if k > n {
+        return out;
+    }
+    let mut c: Vec<usize> = (0..k).collect();
+    loop {
+        out.push(c.clone());
+        if out.len() >= limit {
+            return out;
+        }
+        // The rightmost index that can still move right, then everything after it packed behind.
+        let Some(i) = (0..k).rev().find(|&i| c[i] < n - k + i) else { return out };
+        c[i] += 1;
+        for j in i + 1..k {
+            c[j] = c[j - 1] + 1;
+        }
+    }
 }
 
 /// Most splits of one merged search's found cards the judge tries.
@@ -252,6 +281,91 @@ impl Observed<'_> {
         Some(&self.events[i].event)
     }
 
+    /// One of `n` ways to read the log at an ambiguous point: the replay's pick for the next such
+    /// point (0 unless `judge` is trying another reading). A single way is no choice.
+    fn alternative(&mut self, n: usize) -> usize {
+        if n < 2 {
+            return 0;
+        }
+        let k = self.read_counts.len();
+        self.read_counts.push(n);
+        self.read_picks.get(k).copied().unwrap_or(0).min(n - 1)
+    }
+
+    /// The unclaimed events of `step` matching `pred`, one index per distinct event (identical
+    /// entries are interchangeable).
+    fn candidates(&self, step: usize, pred: impl Fn(&Event) -> bool) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for i in 0..self.events.len() {
+            let e = &self.events[i];
+            if self.consumed[i] || e.step != step || !pred(&e.event) {
+                continue;
+            }
+            let normal = e.event.normalized();
+            if !out.iter().any(|&j| self.events[j].event.normalized() == normal) {
+                out.push(i);
+            }
+        }
+        out
+    }
+
+    /// Takes one of the events of `step` matching `pred`. Events other than `searched` and
+    /// `triggered` are unordered within a step, so when several match, which one this decision
+    /// takes is a reading `judge` may revisit; the first replay takes the first listed.
+    fn take_any(&mut self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<Event> {
+        let c = self.candidates(step, pred);
+        if c.is_empty() {
+            return None;
+        }
+        let i = c[self.alternative(c.len().min(MAX_READINGS))];
+        self.consumed[i] = true;
+        Some(self.events[i].event.clone())
+    }
+
+    /// Like [`Observed::take_any`], but leaves the event for the replay to account for when it
+    /// logs it.
+    fn peek_any(&mut self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<Event> {
+        let c = self.candidates(step, pred);
+        if c.is_empty() {
+            return None;
+        }
+        let i = c[self.alternative(c.len().min(MAX_READINGS))];
+        Some(self.events[i].event.clone())
+    }
+
+    /// [`Observed::take_any`] preferring events that `fits` (one of the decision's options), so an
+    /// entry of a later decision isn't taken when one of this decision's own is there; with none,
+    /// any matching event (the rules then say why it can't be this decision's).
+    fn take_fitting(
+        &mut self,
+        step: usize,
+        pred: impl Fn(&Event) -> bool,
+        fits: impl Fn(&Event) -> bool,
+    ) -> Option<Event> {
+        if self.find(step, |e| pred(e) && fits(e)).is_some() {
+            self.take_any(step, |e| pred(e) && fits(e))
+        } else {
+            self.take_any(step, pred)
+        }
+    }
+
+    /// Takes `count` of the events of `step` matching `pred` (all of them when there are no more);
+    /// which ones, when more match, is a reading `judge` may revisit.
+    fn take_some(&mut self, step: usize, count: usize, pred: impl Fn(&Event) -> bool) -> Vec<Event> {
+        let c = self.candidates(step, pred);
+        let chosen: Vec<usize> = if c.len() <= count {
+            c
+        } else {
+            let sets = combinations(c.len(), count, MAX_READINGS);
+            let pick = self.alternative(sets.len());
+            sets[pick].iter().map(|&j| c[j]).collect()
+        };
+        for &i in &chosen {
+            self.consumed[i] = true;
+        }
+        chosen.iter().map(|&i| self.events[i].event.clone()).collect()
+    }
+
     /// A card id from the log: a scenario card, or a token created during the run.
     fn obj_in(&self, game: &Game, id: &str, step: usize) -> Result<ObjId, SimError> {
         match game.objs.iter().position(|o| o.id == id) {
@@ -274,11 +388,17 @@ impl Observed<'_> {
     /// this player's, and that event is claimed for the search. Searches are logged in the order
     /// they happen — within one resolution in APNAP order (701.23i), and earlier players' "yes"
     /// have already claimed theirs — so when the next one belongs to someone else, this player
-    /// declined.
-    fn reserve_search(&mut self, game: &Game, step: usize, player: usize) -> bool {
+    /// declined. When it is this player's, it may still be a later search's: a declined "may"
+    /// leaves no entry (701.23g offers the choice), so a tutor resolving after a declined "may
+    /// search" in the same step logs the next search. Unless the "yes" is scripted, that is a
+    /// reading `judge` revisits (first yes, then no). Returns whether the event was claimed.
+    fn reserve_search(&mut self, game: &Game, step: usize, player: usize, scripted: bool) -> bool {
         let who = game.players[player].name.clone();
         match self.find(step, |e| matches!(e, Event::Searched { .. })) {
             Some(i) if matches!(&self.events[i].event, Event::Searched { player, .. } if *player == who) => {
+                if !scripted && self.alternative(2) == 1 {
+                    return false;
+                }
                 self.consumed[i] = true;
                 self.reserved.insert(player, i);
                 true
@@ -315,7 +435,7 @@ impl Decider for Observed<'_> {
         let who = game.players[decision.player()].name.clone();
         match (decision, choice) {
             (Decision::May { player, about: "search", .. }, Choice::Bool(true)) => {
-                self.reserve_search(game, step, *player);
+                self.reserve_search(game, step, *player, true);
             }
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
                 let id = game.obj(*c).id.clone();
@@ -324,11 +444,17 @@ impl Decider for Observed<'_> {
             (Decision::Find { searcher, .. }, _) => {
                 self.searched_by(step, *searcher, &who);
             }
-            (Decision::ChooseCard { .. }, _) => {
-                self.take(step, |e| matches!(e, Event::Chose { player, .. } if *player == who));
+            (Decision::ChooseCard { .. }, Choice::Cards(c)) => {
+                // The entry that records the scripted card, wherever the log lists it.
+                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
+                self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)));
             }
-            (Decision::Sacrifice { .. }, _) => {
-                self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who));
+            (Decision::Sacrifice { .. }, Choice::Cards(c)) => {
+                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
+                self.take(
+                    step,
+                    |e| matches!(e, Event::Sacrificed { player, card } if *player == who && ids.contains(card)),
+                );
             }
             (Decision::Dredge { draw: n, .. }, Choice::Cards(c)) if !c.is_empty() => {
                 self.take(step, |e| matches!(e, Event::Dredged { player, draw, .. } if *player == who && draw == n));
@@ -342,8 +468,8 @@ impl Decider for Observed<'_> {
                     );
                 }
             }
-            (Decision::Name { .. }, _) => {
-                self.take(step, |e| matches!(e, Event::Named { player, .. } if *player == who));
+            (Decision::Name { .. }, Choice::Name(n)) => {
+                self.take(step, |e| matches!(e, Event::Named { player, name } if *player == who && name == n));
             }
             (Decision::CastFree { .. }, Choice::Cast(Some((card, _)))) => {
                 let id = game.obj(*card).id.clone();
@@ -364,7 +490,9 @@ impl Decider for Observed<'_> {
         match decision {
             // Each "yes" claims the log entry it corresponds to, so a second "may" in the same step
             // needs a second entry.
-            Decision::May { player, about: "search", .. } => Ok(Choice::Bool(self.reserve_search(game, step, *player))),
+            Decision::May { player, about: "search", .. } => {
+                Ok(Choice::Bool(self.reserve_search(game, step, *player, false)))
+            }
             Decision::May { about: "begin_on_battlefield", card, .. } => {
                 let id = card.map(|c| game.obj(c).id.clone()).unwrap_or_default();
                 Ok(Choice::Bool(
@@ -376,11 +504,12 @@ impl Decider for Observed<'_> {
                 ))
             }
             Decision::May { card, .. } => {
+                // A `counters` entry for the card means yes — unless it is a later one's (the
+                // entries are unordered): a reading `judge` revisits.
                 let id = card.map(|c| game.obj(c).id.clone());
-                Ok(Choice::Bool(
-                    self.take(step, |e| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref()))
-                        .is_some(),
-                ))
+                let pred = |e: &Event| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref());
+                let yes = self.find(step, pred).is_some() && self.alternative(2) == 0;
+                Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
             }
             Decision::Find { searcher, parts, cap, looked_at, to, .. } => {
                 let who = name(*searcher);
@@ -469,9 +598,11 @@ impl Decider for Observed<'_> {
                 }
                 Ok(Choice::Order(order))
             }
-            Decision::ChooseCard { player, .. } => {
+            Decision::ChooseCard { player, options } => {
                 let who = name(*player);
-                match self.take(step, |e| matches!(e, Event::Chose { player, .. } if *player == who)).cloned() {
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let fits = |e: &Event| matches!(e, Event::Chose { card, .. } if ids.contains(card));
+                match self.take_fitting(step, |e| matches!(e, Event::Chose { player, .. } if *player == who), fits) {
                     Some(Event::Chose { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
                     _ => Err(SimError::NoAnswer {
                         step,
@@ -480,9 +611,12 @@ impl Decider for Observed<'_> {
                     }),
                 }
             }
-            Decision::Sacrifice { player, .. } => {
+            Decision::Sacrifice { player, options } => {
                 let who = name(*player);
-                match self.take(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who)).cloned() {
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let fits = |e: &Event| matches!(e, Event::Sacrificed { card, .. } if ids.contains(card));
+                match self.take_fitting(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who), fits)
+                {
                     Some(Event::Sacrificed { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
                     _ => Err(SimError::NoAnswer {
                         step,
@@ -510,19 +644,17 @@ impl Decider for Observed<'_> {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let mut picked = Vec::new();
-                while picked.len() < *count {
-                    let Some(Event::Discarded { card, .. }) = self
-                        .take(
-                            step,
-                            |e| matches!(e, Event::Discarded { player, card } if *player == who && ids.contains(card)),
-                        )
-                        .cloned()
-                    else {
-                        break;
-                    };
-                    let o = self.obj_in(game, &card, step)?;
-                    if !picked.contains(&o) {
-                        picked.push(o);
+                let taken = self.take_some(
+                    step,
+                    *count,
+                    |e| matches!(e, Event::Discarded { player, card } if *player == who && ids.contains(card)),
+                );
+                for e in taken {
+                    if let Event::Discarded { card, .. } = e {
+                        let o = self.obj_in(game, &card, step)?;
+                        if !picked.contains(&o) {
+                            picked.push(o);
+                        }
                     }
                 }
                 if *optional && picked.is_empty() {
@@ -538,9 +670,10 @@ impl Decider for Observed<'_> {
                 }
                 Ok(Choice::Cards(picked))
             }
-            Decision::Name { player, .. } => {
+            Decision::Name { player, options } => {
                 let who = name(*player);
-                match self.take(step, |e| matches!(e, Event::Named { player, .. } if *player == who)).cloned() {
+                let fits = |e: &Event| matches!(e, Event::Named { name, .. } if options.contains(name));
+                match self.take_fitting(step, |e| matches!(e, Event::Named { player, .. } if *player == who), fits) {
                     Some(Event::Named { name, .. }) => Ok(Choice::Name(name)),
                     _ => Err(SimError::NoAnswer {
                         step,
@@ -552,11 +685,17 @@ impl Decider for Observed<'_> {
             Decision::CastFree { player, options, .. } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id.clone()).collect();
-                let cast = self
-                    .take(step, |e| {
-                        matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card))
-                    })
-                    .cloned();
+                // A matching `cast` entry may also be a later such decision's (entries are
+                // unordered): each one, or none, is a reading `judge` may revisit.
+                let pred = |e: &Event| matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card));
+                let c = self.candidates(step, pred);
+                let cast = match self.alternative((c.len() + 1).min(MAX_READINGS)) {
+                    k if k < c.len() => {
+                        self.consumed[c[k]] = true;
+                        Some(self.events[c[k]].event.clone())
+                    }
+                    _ => None,
+                };
                 match cast {
                     Some(Event::Cast { card, face, .. }) => {
                         let o = self.obj_in(game, &card, step)?;
@@ -664,9 +803,7 @@ impl Decider for Observed<'_> {
                 let mut picked: Vec<ObjId> = Vec::new();
                 if *purpose == "draw" {
                     let hand = ZoneRef::Hand(*player).display(&names);
-                    if let Some(Event::Moved { card, .. }) = self
-                        .take(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to == hand && from_ids.contains(card.as_str())))
-                        .cloned()
+                    if let Some(Event::Moved { card, .. }) = self.take_any(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to == hand && from_ids.contains(card.as_str())))
                     {
                         picked.push(self.obj(&card, step)?);
                     }
@@ -675,32 +812,28 @@ impl Decider for Observed<'_> {
                     // (or where a replacement sent them) in this step — not into the hand, which
                     // is a draw.
                     let hand = ZoneRef::Hand(*player).display(&names);
-                    for _ in 0..*count {
-                        let Some(Event::Moved { card, .. }) = self
-                            .take(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to != hand && from_ids.contains(card.as_str())))
-                            .cloned()
-                        else {
-                            break;
-                        };
-                        picked.push(self.obj(&card, step)?);
+                    let milled = self.take_some(step, *count, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to != hand && from_ids.contains(card.as_str())));
+                    for e in milled {
+                        if let Event::Moved { card, .. } = e {
+                            picked.push(self.obj(&card, step)?);
+                        }
                     }
                 } else if *purpose == "reveal" || *purpose == "look" {
-                    // The next entry of the step showing this player cards of the segment: a
-                    // `revealed` one for a reveal, a `looked_at` one for a look. It is accounted
-                    // for when the replay logs it (`note_shown`).
+                    // A reveal reads a `revealed` entry, a look a `looked_at` one (701.20a, e),
+                    // however the log orders the two kinds within the step; when several could be
+                    // this one, which is a reading `judge` may revisit. The entry is accounted for
+                    // when the replay logs it (`note_shown`).
                     let who = name(*player);
                     let reveal = *purpose == "reveal";
-                    let shown = self
-                        .find(step, |e| match e {
-                            Event::Revealed { player, cards } if reveal => {
-                                *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
-                            }
-                            Event::LookedAt { player, cards } if !reveal => {
-                                *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
-                            }
-                            _ => false,
-                        })
-                        .map(|i| self.events[i].event.clone());
+                    let shown = self.peek_any(step, |e| match e {
+                        Event::Revealed { player, cards } if reveal => {
+                            *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
+                        }
+                        Event::LookedAt { player, cards } if !reveal => {
+                            *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
+                        }
+                        _ => false,
+                    });
                     if let Some(Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }) = shown {
                         for c in cards {
                             if from_ids.contains(c.as_str()) {
@@ -783,14 +916,21 @@ impl Decider for Observed<'_> {
     }
 }
 
-/// Judges `observed` against the legal outcomes of `setup`. A merged search (701.23h) whose
-/// found cards can be split among its instructions in more than one legal way is replayed with
-/// the other splits when the first replay doesn't match: one merged search at a time, keeping
-/// for each the split that leaves the fewest differences (each search's split decides where
-/// its own cards go), within `MAX_REPLAYS` (64) replays. Choices the log doesn't show exactly
-/// — which replacement effect applied (616.1), the order cost parts were paid in (601.2h) — are
-/// tried the same way. When none matches, the verdict is that of
-/// the closest replay.
+/// Judges `observed` against the legal outcomes of `setup`.
+///
+/// Some of the log can be read more than one way: events other than `searched` and `triggered`
+/// are unordered within a step, so when one step holds several decisions of one kind by one
+/// player (two names, two draws, a reveal and a look…) which entry answers which decision is not
+/// written down; and a declined "may search" leaves no entry, so the next `searched` event of
+/// that player may be a later search's. The first replay takes the first reading of each such
+/// point; when it doesn't match the observation, the other readings are tried depth-first (the
+/// last point first). For each reading, a merged search (701.23h) whose found cards can be split
+/// among its instructions in more than one legal way is replayed with the other splits when the
+/// first replay doesn't match: one merged search at a time, keeping for each the split that
+/// leaves the fewest differences (each search's split decides where its own cards go). Choices
+/// the log doesn't show exactly — which replacement effect applied (616.1), the order cost parts
+/// were paid in (601.2h) — are tried the same way. All of it within `MAX_REPLAYS` (64) replays.
+/// When none matches, the verdict is that of the closest replay (the first one on a tie).
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     judge_observing(setup, observed, &Observables::all()).verdict
 }
@@ -812,11 +952,28 @@ pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observab
     // An outcome that names no trigger kinds is judged without them.
     let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
     let look = Look { observables, strip_on };
-    let (first, counts, ran, mut unchecked, decisions) = judge_with_splits(setup, observed, Vec::new(), &look);
+    let mut replays = 0;
+    let mut trail: Vec<usize> = Vec::new();
+    let mut best: Option<((usize, usize), Verdict)> = None;
+    // What the first replay saw: the observables it left unchecked and the legal options.
+    let mut first: Option<(Vec<Observable>, Vec<crate::offers::Legal>)> = None;
+    let verdict = loop {
+        let (verdict, score, readings) = judge_reading(setup, observed, &trail, &mut replays, &look, &mut first);
+        if verdict.is_legal() {
+            break verdict;
+        }
+        if best.as_ref().is_none_or(|(s, _)| score < *s) {
+            best = Some((score, verdict));
+        }
+        match next_reading(&trail, &readings) {
+            Some(next) if replays < MAX_REPLAYS => trail = next,
+            _ => break best.map_or_else(|| Verdict::Error("the judge made no replay".into()), |(_, v)| v),
+        }
+    };
+    let (mut unchecked, decisions) = first.unwrap_or_default();
     if strip_on && observables.has(Observable::TriggerKind) && !unchecked.contains(&Observable::TriggerKind) {
         unchecked.push(Observable::TriggerKind);
     }
-    let verdict = judge_splits(setup, observed, &look, first, counts, ran);
     Judged { verdict, unchecked, decisions }
 }
 
@@ -826,27 +983,51 @@ struct Look<'a> {
     strip_on: bool,
 }
 
-fn judge_splits(
-    setup: &Setup,
-    observed: &Outcome,
-    look: &Look,
-    first: Verdict,
-    counts: Vec<usize>,
-    ran: bool,
-) -> Verdict {
-    if first.is_legal() || counts.iter().all(|&c| c <= 1) {
-        return first;
-    }
-    // A replay that ran to the end is closer than one a rule stopped; then fewer differences.
-    let score = |v: &Verdict, ran: bool| match v {
+/// The next reading depth-first after `trail`, given how many readings each ambiguous point of
+/// its replay had: the last point that has another reading takes it, later points start over.
+fn next_reading(trail: &[usize], readings: &[usize]) -> Option<Vec<usize>> {
+    let mut next: Vec<usize> = (0..readings.len()).map(|i| trail.get(i).copied().unwrap_or(0)).collect();
+    let i = (0..readings.len()).rev().find(|&i| next[i] + 1 < readings[i])?;
+    next[i] += 1;
+    next.truncate(i + 1);
+    Some(next)
+}
+
+/// How close a verdict is: a replay that ran to the end is closer than one a rule stopped; then
+/// fewer differences.
+fn closeness(v: &Verdict, ran: bool) -> (usize, usize) {
+    match v {
         Verdict::Legal => (0, 0),
         Verdict::Illegal(d) => (usize::from(!ran), d.len()),
         Verdict::Error(_) => (2, 0),
-    };
+    }
+}
+
+/// The replays of one reading of the log (`read_picks`), with the splits of its merged searches
+/// tried as `judge` describes: the best verdict, its closeness, and how many readings each
+/// ambiguous point of the first replay had. Counts replays in `replays`; the very first replay's
+/// unchecked observables and legal options go to `first`.
+fn judge_reading(
+    setup: &Setup,
+    observed: &Outcome,
+    read_picks: &[usize],
+    replays: &mut usize,
+    look: &Look,
+    first_seen: &mut Option<(Vec<Observable>, Vec<crate::offers::Legal>)>,
+) -> (Verdict, (usize, usize), Vec<usize>) {
+    let first = judge_with_splits(setup, observed, read_picks, Vec::new(), look);
+    *replays += 1;
+    if first_seen.is_none() {
+        *first_seen = Some((first.unchecked, first.seen));
+    }
+    let readings = first.read_counts;
+    let counts = first.split_counts;
+    let mut best_score = closeness(&first.verdict, first.ran);
+    let mut best = first.verdict;
+    if best.is_legal() || counts.iter().all(|&c| c <= 1) {
+        return (best, best_score, readings);
+    }
     let mut picks = vec![0; counts.len()];
-    let mut best_score = score(&first, ran);
-    let mut best = first;
-    let mut replays = 1;
     // Passes over the merged searches until a pass changes nothing: a later search's split can
     // stop the replay before an earlier one's effects are compared.
     let mut improved = true;
@@ -857,37 +1038,52 @@ fn judge_splits(
                 if alt == picks[k] {
                     continue;
                 }
-                if replays >= MAX_REPLAYS {
-                    return best;
+                if *replays >= MAX_REPLAYS {
+                    return (best, best_score, readings);
                 }
-                replays += 1;
+                *replays += 1;
                 let mut trial = picks.clone();
                 trial[k] = alt;
-                let (verdict, _, ran, _, _) = judge_with_splits(setup, observed, trial.clone(), look);
-                if verdict.is_legal() {
-                    return verdict;
+                let replay = judge_with_splits(setup, observed, read_picks, trial.clone(), look);
+                let score = closeness(&replay.verdict, replay.ran);
+                if replay.verdict.is_legal() {
+                    return (replay.verdict, score, readings);
                 }
-                if score(&verdict, ran) < best_score {
-                    best_score = score(&verdict, ran);
-                    best = verdict;
+                if score < best_score {
+                    best_score = score;
+                    best = replay.verdict;
                     picks = trial;
                     improved = true;
                 }
             }
         }
     }
-    best
+    (best, best_score, readings)
 }
 
-/// One replay with the given splits: the verdict, how many splits each merged search had,
-/// whether the replay ran to the end (so its differences are a full comparison), what the
-/// observables left unchecked, and the legal options at each decision.
+/// What one replay gives.
+struct Replay {
+    verdict: Verdict,
+    /// How many splits each merged search had.
+    split_counts: Vec<usize>,
+    /// How many readings each ambiguous point of the log had.
+    read_counts: Vec<usize>,
+    /// Whether the replay ran to the end (so its differences are a full comparison).
+    ran: bool,
+    /// The observables this replay's outcome involves that the engine doesn't report.
+    unchecked: Vec<Observable>,
+    /// The legal options at each decision of the replay.
+    seen: Vec<crate::offers::Legal>,
+}
+
+/// One replay with the given reading of the log and splits.
 fn judge_with_splits(
     setup: &Setup,
     observed: &Outcome,
+    read_picks: &[usize],
     split_picks: Vec<usize>,
     look: &Look,
-) -> (Verdict, Vec<usize>, bool, Vec<Observable>, Vec<crate::offers::Legal>) {
+) -> Replay {
     let reader = Observed {
         targets_read: BTreeMap::new(),
         events: &observed.events,
@@ -898,6 +1094,8 @@ fn judge_with_splits(
         split_picks,
         split_counts: Vec::new(),
         seen: Vec::new(),
+        read_picks: read_picks.to_vec(),
+        read_counts: Vec::new(),
     };
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
@@ -905,7 +1103,8 @@ fn judge_with_splits(
     let expected = sim.outcome();
     let causes = Causes::of(&sim);
     drop(sim);
-    let counts = std::mem::take(&mut decider.inner.split_counts);
+    let split_counts = std::mem::take(&mut decider.inner.split_counts);
+    let read_counts = std::mem::take(&mut decider.inner.read_counts);
     let seen = std::mem::take(&mut decider.inner.seen);
     let ran_through = ran.is_ok();
     let unchecked = look.observables.unchecked(&expected.outcome);
@@ -939,7 +1138,7 @@ fn judge_with_splits(
         }]),
         Err(other) => Verdict::Error(format!("{other:?}")),
     };
-    (verdict, counts, ran_through, unchecked, seen)
+    Replay { verdict, split_counts, read_counts, ran: ran_through, unchecked, seen }
 }
 
 /// What the replay decided, to name the first cause of a difference: every logged event with the
@@ -1267,10 +1466,20 @@ fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(&'sta
     out
 }
 
+/// An ordered event in a few words — everything it records, so that two sequences that differ
+/// only in which search found what (or which trigger chose which targets) read differently.
 fn show_short(e: &Event) -> String {
-    match e {
-        Event::Searched { player, .. } => format!("{player} searched"),
-        Event::Triggered { source, controller, on, .. } => format!("{controller}'s {source} ({on})"),
+    match e.normalized() {
+        Event::Searched { player, zones, library_top, found } => {
+            let top = library_top.map(|n| format!(" (top {n})")).unwrap_or_default();
+            format!("{player} searched {}{top}, found [{}]", zones.join(", "), found.join(", "))
+        }
+        Event::Triggered { source, controller, on, player, targets } => {
+            let by = player.map(|p| format!(" by {p}")).unwrap_or_default();
+            let targets =
+                if targets.is_empty() { String::new() } else { format!(", targeting [{}]", targets.join(", ")) };
+            format!("{controller}'s {source} ({on}{by}){targets}")
+        }
         other => other.kind().to_string(),
     }
 }
@@ -1322,7 +1531,7 @@ fn zone_differences(
             _ => {}
         }
     }
-    // Positions the rules fix within a library.
+    // Positions the rules fix within a library, and the order of a graveyard.
     for (zone, fixed) in fixed_positions {
         let (w, g) =
             (want.zones.get(zone).cloned().unwrap_or_default(), got.zones.get(zone).cloned().unwrap_or_default());
@@ -1333,7 +1542,13 @@ fn zone_differences(
         for range in fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)) {
             // Each group holds the right cards (they are sorted within a group by canonical form).
             if w[range.clone()] != g[range.clone()] {
-                let clause = move_clauses.get(&w[range.start]).copied().unwrap_or("401.2");
+                // 400.5: a graveyard's order can't be changed (only a group put there at once is
+                // its owner's to order).
+                let clause = if zone.ends_with(".graveyard") {
+                    "400.5"
+                } else {
+                    move_clauses.get(&w[range.start]).copied().unwrap_or("401.2")
+                };
                 let what = if range.len() == 1 {
                     format!("position {}", range.start + 1)
                 } else {

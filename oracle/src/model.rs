@@ -315,6 +315,14 @@ pub struct Game {
     pub token_defs: BTreeMap<String, Arc<CardDef>>,
     /// Tokens created so far, to number their ids.
     pub tokens_made: u32,
+    /// For each card put into a graveyard during the run, the batch it went there in: cards of
+    /// one batch were put there at the same time, so their owner orders them (see
+    /// [`Game::graveyard_groups`]). Cards the scenario starts there with have none.
+    pub graveyard_batch: BTreeMap<ObjId, u64>,
+    /// Batches numbered so far.
+    pub batches: u64,
+    /// The batch of an action that puts several cards into graveyards at once, while it runs.
+    pub open_batch: Option<u64>,
 }
 
 impl Game {
@@ -341,6 +349,24 @@ impl Game {
     /// The object in a slot.
     pub fn obj(&self, id: ObjId) -> &Obj {
         &self.objs[id]
+    }
+
+    /// A graveyard as groups of consecutive cards, top first, by size. 400.5: the order of a
+    /// graveyard can't be changed, so each card is a group of its own — except cards put there at
+    /// the same time, which form one group in an order their owner chooses (as 401.4 says for a
+    /// library; a modelling decision, see the README).
+    pub fn graveyard_groups(&self, player: PlayerId) -> Vec<usize> {
+        let mut groups: Vec<usize> = Vec::new();
+        let mut last: Option<u64> = None;
+        for o in self.zone(ZoneRef::Graveyard(player)) {
+            let batch = self.graveyard_batch.get(o).copied();
+            match (batch, groups.last_mut()) {
+                (Some(b), Some(size)) if last == Some(b) => *size += 1,
+                _ => groups.push(1),
+            }
+            last = batch;
+        }
+        groups
     }
 }
 

@@ -256,7 +256,9 @@ pub struct Outcome {
     pub events: Vec<LoggedEvent>,
 }
 
-/// Positions of a library that the rules fix; the rest of it is in random order.
+/// Positions of a library that the rules fix; the rest of it is in random order. For a
+/// graveyard, its groups from the top: every card is in one (400.5), and a group of more than
+/// one is a set of cards put there at once, in an order their owner chose.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
 pub struct FixedPositions {
     /// Groups at the top, top first: a group of one is a fixed position; a larger group is a set
@@ -313,7 +315,8 @@ pub fn group_ranges(sizes: &[usize], len: usize) -> Vec<std::ops::Range<usize>> 
 pub struct LegalOutcome {
     /// The outcome, canonical.
     pub outcome: Outcome,
-    /// Fixed library positions, by library zone name (`Bob.library`).
+    /// Fixed library positions, by library zone name (`Bob.library`), and the groups of each
+    /// graveyard (`Bob.graveyard`).
     pub fixed: BTreeMap<String, FixedPositions>,
 }
 
@@ -358,11 +361,23 @@ pub fn is_ordered_event(event: &Event) -> bool {
     matches!(event, Event::Searched { .. } | Event::Triggered { .. } | Event::Cast { .. })
 }
 
-/// Zones whose order is part of an outcome: libraries and the stack (400.5). Graveyards are
-/// ordered too, but cards put into one at the same time may be arranged by their owner, and no
-/// search rule depends on graveyard order, so outcomes compare graveyards as sets.
+/// Zones whose order is part of an outcome: libraries, graveyards and the stack (400.5: their
+/// order can't be changed unless a rule or effect allows it). Within a library the shuffled part
+/// is unordered (701.24a); within a graveyard, each group of cards put there at the same time,
+/// which their owner orders (see [`FixedPositions`]).
 pub fn is_ordered_zone(zone: &str) -> bool {
-    zone.ends_with(".library") || zone == "stack"
+    zone.ends_with(".library") || zone.ends_with(".graveyard") || zone == "stack"
+}
+
+/// Puts each group of cards put into a graveyard at once in sorted order, so graveyards that
+/// differ only in how their owner ordered such a group compare equal. A graveyard with no known
+/// groups (a zone the oracle doesn't have) is left as listed.
+pub fn canonical_graveyard(cards: &mut [String], groups: Option<&FixedPositions>) {
+    if let Some(g) = groups {
+        for range in g.top_ranges(cards.len()) {
+            cards[range].sort_unstable();
+        }
+    }
 }
 
 impl Outcome {
@@ -374,6 +389,8 @@ impl Outcome {
         for (zone, cards) in out.zones.iter_mut() {
             if zone.ends_with(".library") {
                 canonical_library(cards, &fixed.get(zone).cloned().unwrap_or_default());
+            } else if zone.ends_with(".graveyard") {
+                canonical_graveyard(cards, fixed.get(zone));
             } else if !is_ordered_zone(zone) {
                 cards.sort_unstable();
             }

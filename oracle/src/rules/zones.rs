@@ -107,6 +107,15 @@ pub fn move_object(game: &mut Game, obj: ObjId, to: ZoneRef, position: Position,
         let new_len = game.zone(to).len();
         game.shapes[p].insert(position == Position::Top, new_len);
     }
+    if let ZoneRef::Graveyard(_) = to {
+        // 400.5: its place in the graveyard is fixed, unless it is one of several cards put
+        // there at once (the open batch), whose owner orders them.
+        let batch = game.open_batch.unwrap_or_else(|| {
+            game.batches += 1;
+            game.batches
+        });
+        game.graveyard_batch.insert(obj, batch);
+    }
     let o = &mut game.objs[obj];
     // 608.2h: remember the old object's characteristics as its last known information.
     o.last_chars = Some((o.object_no, o.chars.clone()));

@@ -977,6 +977,9 @@ impl Sim<'_> {
             }
             entered?;
             let mut to_top = Vec::new();
+            // The found cards are put where they go at the same time (a graveyard's share is
+            // ordered by its owner).
+            let outer = self.begin_batch();
             for (spec, cards) in specs.iter().zip(found) {
                 let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
                 for &o in cards {
@@ -1011,6 +1014,7 @@ impl Sim<'_> {
                     }
                 }
             }
+            self.end_batch(outer);
             self.release_reveals();
             // 701.24b: shuffling and putting cards in their place in the library is one action; the
             // top card is revealed once they are there (401.5).

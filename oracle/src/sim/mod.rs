@@ -970,6 +970,11 @@ impl<'d> Sim<'d> {
                 ZoneRef::Library(p).display(&names),
                 FixedPositions { top_groups: shape.top_groups.clone(), bottom_groups: shape.bottom_groups.clone() },
             );
+            // 400.5: a graveyard is ordered; cards put there at once form a group.
+            fixed.insert(
+                ZoneRef::Graveyard(p).display(&names),
+                FixedPositions { top_groups: self.game.graveyard_groups(p), bottom: 0 },
+            );
         }
         let stack: Vec<String> = self
             .stack

@@ -137,13 +137,16 @@ impl Sim<'_> {
         if self.placed_at_once.is_some() {
             return f(self);
         }
-        // One event: a continuously revealed top card is revealed once it is over (401.5).
+        // One event: a continuously revealed top card is revealed once it is over (401.5), and
+        // the cards it puts into a graveyard are one group there (400.5).
         self.hold_reveals();
+        let outer_batch = self.begin_batch();
         self.placed_at_once = Some(vec![[0, 0]; self.game.players.len()]);
         let out = f(self);
         for (p, [top, bottom]) in self.placed_at_once.take().unwrap_or_default().into_iter().enumerate() {
             crate::rules::zones::arrange_placed_at_once(&mut self.game, p, top, bottom);
         }
+        self.end_batch(outer_batch);
         self.release_reveals();
         out
     }
@@ -231,6 +234,23 @@ impl Sim<'_> {
         if reached || was_token {
             self.trigger(Happening::Died(obj), Some(last));
         }
+    }
+
+    /// Starts a batch of cards put into graveyards at the same time (their owners order each
+    /// graveyard's share, 400.5 with 401.4 by analogy); inside an open batch, joins it. Returns
+    /// what [`Sim::end_batch`] restores.
+    pub(crate) fn begin_batch(&mut self) -> Option<u64> {
+        let outer = self.game.open_batch;
+        if outer.is_none() {
+            self.game.batches += 1;
+            self.game.open_batch = Some(self.game.batches);
+        }
+        outer
+    }
+
+    /// Ends the batch [`Sim::begin_batch`] started.
+    pub(crate) fn end_batch(&mut self, outer: Option<u64>) {
+        self.game.open_batch = outer;
     }
 
     /// Several permanents go to graveyards at once. Replacements apply to each; a library that

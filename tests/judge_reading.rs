@@ -1,0 +1,228 @@
+//! How the judge reads an observed log: which entry answers which decision must not depend on
+//! the order of the events the format calls unordered within a step, a declined "may search"
+//! (no entry) must not take a later search's entry, and a scripted run's logged finds must match
+//! the searches. Each regression scenario in `scenarios/regressions/` has an observed outcome
+//! beside it (`.observed-legal.json` or `.observed-illegal.json`).
+
+use mtg_oracle::explore::explore;
+use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::outcome::{Event, Outcome, is_ordered_event};
+use mtg_oracle::scenario::{Loaded, load_file};
+use mtg_oracle_tests::{pool, repo_root};
+
+const REGRESSIONS: &str = "scenarios/regressions";
+
+fn load(name: &str) -> Loaded {
+    let path = repo_root().join(REGRESSIONS).join(format!("{name}.yaml"));
+    load_file(&path, &pool()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn observed(name: &str, kind: &str) -> Outcome {
+    let path = repo_root().join(REGRESSIONS).join(format!("{name}.observed-{kind}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[track_caller]
+fn assert_legal(s: &Loaded, o: &Outcome) {
+    let verdict = judge(&s.setup, o);
+    assert!(verdict.is_legal(), "expected Legal, got {verdict:?}");
+}
+
+#[track_caller]
+fn assert_illegal(s: &Loaded, o: &Outcome, clause: &str, words: &[&str]) {
+    match judge(&s.setup, o) {
+        Verdict::Illegal(diffs) => {
+            let text = diffs.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+            assert!(diffs.iter().any(|d| d.clause == clause), "no {clause} difference:\n{text}");
+            for w in words {
+                assert!(text.contains(w), "verdict lacks {w:?}:\n{text}");
+            }
+        }
+        other => panic!("expected Illegal({clause}), got {other:?}"),
+    }
+}
+
+const DECLINED: &str = "701.23g-declined-may-search-before-a-tutor-in-one-step";
+
+#[test]
+fn a_declined_may_search_does_not_take_the_tutors_entry() {
+    let s = load(DECLINED);
+    let o = observed(DECLINED, "legal");
+    let searched: Vec<&Event> = o.events.iter().map(|e| &e.event).filter(|e| e.kind() == "searched").collect();
+    assert_eq!(searched.len(), 1, "the observation is the run where the Tusker's search was declined");
+    assert_legal(&s, &o);
+}
+
+#[test]
+fn the_tutors_search_still_has_to_be_logged_after_a_declined_may() {
+    let s = load(DECLINED);
+    let mut o = observed(DECLINED, "legal");
+    // Neither the declined Tusker nor the Tutor logged a search: the Tutor's search is missing.
+    o.events.retain(|e| !matches!(e.event, Event::Searched { .. }));
+    assert_illegal(&s, &o, "701.23a", &["no `searched` event"]);
+}
+
+const EXTRACTIONS: &str = "709.4a-two-cranial-extractions-name-in-one-step";
+
+#[test]
+fn names_are_paired_with_searches_whatever_order_they_are_listed_in() {
+    let s = load(EXTRACTIONS);
+    let o = observed(EXTRACTIONS, "legal");
+    // The first search found the Bolt, so Lightning Bolt was named first; the log lists the names
+    // sorted, Howling Mine first.
+    let names: Vec<&str> = o
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Named { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, ["Howling Mine", "Lightning Bolt"]);
+    assert_legal(&s, &o);
+    let mut reversed = o.clone();
+    let at: Vec<usize> = (0..o.events.len()).filter(|&i| o.events[i].event.kind() == "named").collect();
+    reversed.events.swap(at[0], at[1]);
+    assert_legal(&s, &reversed);
+}
+
+#[test]
+fn a_name_no_search_matches_is_still_rejected() {
+    let s = load(EXTRACTIONS);
+    let mut o = observed(EXTRACTIONS, "legal");
+    // Both names are Howling Mine, but one search exiled the Bolt.
+    for e in &mut o.events {
+        if let Event::Named { name, .. } = &mut e.event {
+            *name = "Howling Mine".into();
+        }
+    }
+    assert_illegal(&s, &o, "701.23a", &["bolt-gy"]);
+}
+
+const REVEAL_LOOK: &str = "701.20e-reveal-and-look-in-one-step-either-log-order";
+
+#[test]
+fn a_look_listed_before_a_reveal_is_read_as_the_look() {
+    let s = load(REVEAL_LOOK);
+    let o = observed(REVEAL_LOOK, "legal");
+    let kinds: Vec<&str> =
+        o.events.iter().map(|e| e.event.kind()).filter(|k| *k == "revealed" || *k == "looked_at").collect();
+    assert_eq!(kinds, ["looked_at", "revealed"]);
+    assert_legal(&s, &o);
+    // The same events the other way round.
+    let mut other = o.clone();
+    let at: Vec<usize> = (0..o.events.len()).filter(|&i| kinds.contains(&o.events[i].event.kind())).collect();
+    other.events.swap(at[0], at[1]);
+    assert_legal(&s, &other);
+}
+
+#[test]
+fn a_looked_at_card_known_to_everyone_is_still_rejected() {
+    let s = load(REVEAL_LOOK);
+    let mut o = observed(REVEAL_LOOK, "legal");
+    // Looking shows a card to the looker only (701.20e).
+    let card = o
+        .events
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::LookedAt { cards, .. } => cards.first().cloned(),
+            _ => None,
+        })
+        .expect("a look");
+    o.known.insert(card.clone(), vec!["Alice".into(), "Bob".into()]);
+    assert_illegal(&s, &o, "701.24a", &[card.as_str(), "known to"]);
+}
+
+const TUTORS: &str = "701.24b-two-scripted-tutors-in-one-step-log-each-find";
+
+#[test]
+fn a_scripted_run_whose_log_swaps_the_finds_is_rejected() {
+    let s = load(TUTORS);
+    let o = observed(TUTORS, "illegal");
+    assert_illegal(&s, &o, "701.23i", &["found [island]", "found [swamp]"]);
+    // Put back, the finds are the script's: legal.
+    let mut fixed = o.clone();
+    let at: Vec<usize> = (0..o.events.len()).filter(|&i| o.events[i].event.kind() == "searched").collect();
+    fixed.events.swap(at[0], at[1]);
+    assert_legal(&s, &fixed);
+}
+
+/// Every bundled scenario: each legal outcome with the unordered events of every step listed in
+/// reverse is still legal (only `searched` and `triggered` events keep their relative order).
+#[test]
+fn every_legal_outcome_is_legal_with_its_unordered_events_reversed() {
+    let mut files = Vec::new();
+    let mut dirs = vec![repo_root().join("scenarios")];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).expect("a scenarios folder") {
+            let p = entry.expect("an entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "yaml") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let pool = pool();
+    let mut checked = 0;
+    for path in files {
+        let Ok(s) = load_file(&path, &pool) else { continue };
+        let Ok(x) = explore(&s.setup, 10_000) else { continue };
+        for legal in x.outcomes.values().take(24) {
+            let mut o = legal.outcome.clone();
+            let mut reversed = Vec::new();
+            let steps: std::collections::BTreeSet<usize> = o.events.iter().map(|e| e.step).collect();
+            for step in steps {
+                let in_step: Vec<_> = o.events.iter().filter(|e| e.step == step).cloned().collect();
+                let mut unordered: Vec<_> = in_step.iter().filter(|e| !is_ordered_event(&e.event)).cloned().collect();
+                unordered.reverse();
+                let mut next = unordered.into_iter();
+                for e in in_step {
+                    if is_ordered_event(&e.event) {
+                        reversed.push(e);
+                    } else {
+                        reversed.push(next.next().expect("as many"));
+                    }
+                }
+            }
+            o.events = reversed;
+            let verdict = judge(&s.setup, &o);
+            assert!(verdict.is_legal(), "{}: reversed unordered events rejected: {verdict:?}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked} outcomes checked");
+}
+
+const GRAVEYARDS: &str = "400.5-graveyard-order-is-kept-milled-cards-ordered-by-owner";
+
+#[test]
+fn cards_milled_at_once_may_be_listed_in_any_order() {
+    let s = load(GRAVEYARDS);
+    let o = observed(GRAVEYARDS, "legal");
+    assert_legal(&s, &o);
+    let mut other = o.clone();
+    other.zones.get_mut("Alice.graveyard").expect("a graveyard")[1..4].reverse();
+    assert_legal(&s, &other);
+}
+
+#[test]
+fn a_graveyard_nobody_touched_reported_reversed_breaks_400_5() {
+    let s = load(GRAVEYARDS);
+    let mut o = observed(GRAVEYARDS, "legal");
+    o.zones.get_mut("Bob.graveyard").expect("Bob's graveyard").reverse();
+    assert_illegal(&s, &o, "400.5", &["Bob.graveyard", "howling-mine", "lightning-bolt"]);
+}
+
+#[test]
+fn a_card_put_into_a_graveyard_later_listed_under_earlier_ones_breaks_400_5() {
+    let s = load(GRAVEYARDS);
+    let mut o = observed(GRAVEYARDS, "legal");
+    // Flotsam went there after the milled cards, so it is above them.
+    let gy = o.zones.get_mut("Alice.graveyard").expect("a graveyard");
+    let flotsam = gy.remove(0);
+    gy.insert(3, flotsam);
+    assert_illegal(&s, &o, "400.5", &["Alice.graveyard", "flotsam-jetsam"]);
+}
