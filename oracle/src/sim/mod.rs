@@ -973,7 +973,7 @@ impl<'d> Sim<'d> {
             // 400.5: a graveyard is ordered; cards put there at once form a group.
             fixed.insert(
                 ZoneRef::Graveyard(p).display(&names),
-                FixedPositions { top_groups: self.game.graveyard_groups(p), bottom: 0 },
+                FixedPositions { top_groups: self.game.graveyard_groups(p), bottom_groups: Vec::new() },
             );
         }
         let stack: Vec<String> = self
