@@ -103,7 +103,10 @@ pub fn kind_of(d: &Decision) -> Option<ScriptKind> {
         Decision::CastFree { .. } => Some(ScriptKind::Cast),
         Decision::Targets { .. } => Some(ScriptKind::Targets),
         Decision::Replacement { .. } => Some(ScriptKind::Replacement),
-        Decision::Random { .. } | Decision::OrderTriggers { .. } | Decision::SearchLimit { .. } | Decision::CostOrder { .. } => None,
+        Decision::Random { .. }
+        | Decision::OrderTriggers { .. }
+        | Decision::SearchLimit { .. }
+        | Decision::CostOrder { .. } => None,
     }
 }
 

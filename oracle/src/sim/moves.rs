@@ -268,7 +268,11 @@ impl Sim<'_> {
                 objs.iter().map(|&o| (o, sim.last_on_battlefield(o))).collect();
             // Those already moved still see this one leave (603.10a).
             let others_gone = |sim: &Sim, obj: ObjId| -> Vec<(ObjId, LastOnBattlefield)> {
-                leaving.iter().copied().filter(|&(o, _)| o != obj && sim.game.obj(o).zone != ZoneRef::Battlefield).collect()
+                leaving
+                    .iter()
+                    .copied()
+                    .filter(|&(o, _)| o != obj && sim.game.obj(o).zone != ZoneRef::Battlefield)
+                    .collect()
             };
             for &obj in objs {
                 sim.lookback = others_gone(sim, obj);
