@@ -238,7 +238,9 @@ fn listed_mutant_misses() -> BTreeSet<String> {
 fn every_mutant_is_caught_with_its_own_clause_first() {
     let cases = cases();
     let mut not_own = BTreeSet::new();
-    for m in Mutant::ALL {
+    // Option-set mutants produce only legal outcomes: the option-set check names their clause
+    // (tests in oracle/tests/check_cli.rs), the outcome corpus can't.
+    for m in Mutant::ALL.into_iter().filter(|m| !m.only_in_offers()) {
         let own: Vec<&Case> = cases.iter().filter(|c| c.mutant == Some(m) && c.expect == m.clause()).collect();
         if !own.iter().any(|c| diagnose(c).as_deref() == Ok(m.clause())) {
             not_own.insert(m.name().to_string());

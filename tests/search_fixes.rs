@@ -78,6 +78,22 @@ fn unmodelled_acting_cards_refuse_the_run() {
     }
 }
 
+/// 701.23h (found by the second audit): another player's search or another library's shuffle
+/// between two search instructions of one library doesn't split them into two searches; carrying
+/// it out inside the one search is refused as not modelled instead of judged as two searches.
+#[test]
+fn another_players_search_or_shuffle_inside_a_merged_search_is_refused() {
+    for name in ["merged-search-around-another-librarys-shuffle", "merged-search-around-another-players-search"] {
+        let yaml = repo_root().join("tests/not-modelled").join(format!("{name}.yaml"));
+        match run_file(&yaml, &pool()) {
+            RunResult::Invalid(e) => {
+                assert!(e.message.contains("not modelled") && e.message.contains("701.23h"), "{name}: {e}")
+            }
+            other => panic!("{name}: expected a not-modelled refusal, got {other:?}"),
+        }
+    }
+}
+
 /// Item 2, the other side: the same cards where their abilities don't act are no reason to refuse.
 #[test]
 fn unmodelled_cards_that_do_not_act_are_fine() {

@@ -281,7 +281,8 @@ pub struct SearchSpec {
     /// Where the found cards go.
     #[serde(default)]
     pub to: Destination,
-    /// "then shuffle": the searcher shuffles the searched library, only if they searched.
+    /// "then shuffle": the searched library is shuffled by its owner ("that player shuffles"), only
+    /// if it was searched. A searcher shuffling another player's library can't be written here.
     #[serde(default)]
     pub shuffle: bool,
 }

@@ -942,7 +942,8 @@ pub struct Judged {
     pub verdict: Verdict,
     /// The observables this scenario's outcome involves that the engine doesn't report.
     pub unchecked: Vec<Observable>,
-    /// The legal options at each decision of the (first) replay, for the option-set check.
+    /// The legal options at each decision of the replay that matched the observation (else the
+    /// first replay), for the option-set check.
     pub decisions: Vec<crate::offers::Legal>,
 }
 
@@ -960,6 +961,7 @@ pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observab
     let verdict = loop {
         let (verdict, score, readings) = judge_reading(setup, observed, &trail, &mut replays, &look, &mut first);
         if verdict.is_legal() {
+            // The reading that matched is the one whose decisions the engine faced.
             break verdict;
         }
         if best.as_ref().is_none_or(|(s, _)| score < *s) {
@@ -1005,8 +1007,8 @@ fn closeness(v: &Verdict, ran: bool) -> (usize, usize) {
 
 /// The replays of one reading of the log (`read_picks`), with the splits of its merged searches
 /// tried as `judge` describes: the best verdict, its closeness, and how many readings each
-/// ambiguous point of the first replay had. Counts replays in `replays`; the very first replay's
-/// unchecked observables and legal options go to `first`.
+/// ambiguous point of the first replay had. Counts replays in `replays`; the unchecked observables
+/// and legal options of the very first replay, or of the replay that matches, go to `first_seen`.
 fn judge_reading(
     setup: &Setup,
     observed: &Outcome,
@@ -1017,7 +1019,8 @@ fn judge_reading(
 ) -> (Verdict, (usize, usize), Vec<usize>) {
     let first = judge_with_splits(setup, observed, read_picks, Vec::new(), look);
     *replays += 1;
-    if first_seen.is_none() {
+    // The first replay's, unless a later one matches the observation (then that one's).
+    if first_seen.is_none() || first.verdict.is_legal() {
         *first_seen = Some((first.unchecked, first.seen));
     }
     let readings = first.read_counts;
@@ -1047,6 +1050,7 @@ fn judge_reading(
                 let replay = judge_with_splits(setup, observed, read_picks, trial.clone(), look);
                 let score = closeness(&replay.verdict, replay.ran);
                 if replay.verdict.is_legal() {
+                    *first_seen = Some((replay.unchecked, replay.seen));
                     return (replay.verdict, score, readings);
                 }
                 if score < best_score {
@@ -1318,9 +1322,14 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
     // A `searched` event the rules produce and one the log has, for the same player in the same
     // step, are one search reported with a wrong or missing field: name the field and the clause
     // of its cause rather than an extra search (701.23h) and a missing one.
+    // The difference sits where the replayed search is, and a wrong `found` takes the clause
+    // that decided that search (701.23b for a hidden zone searched for a stated quality, 701.23f
+    // under a limit, …).
     for (want_e, got_e) in paired_searches(&missing) {
+        let (at, decided_by) = causes.missing(want_e);
         for (clause, message) in search_field_differences(want_e, got_e) {
-            push(clause, message);
+            let clause = clause.unwrap_or(decided_by);
+            event_diffs.push((at, Difference { clause: clause.to_string(), message }));
         }
         *missing.get_mut(want_e).expect("paired") -= 1;
         *missing.get_mut(got_e).expect("paired") += 1;
@@ -1432,8 +1441,8 @@ fn paired_searches<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a Log
 }
 
 /// What differs between two `searched` events of one search, field by field, each with the
-/// clause that fixes that field.
-fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(&'static str, String)> {
+/// clause that fixes that field (`None`: the clause that decided the search itself, for `found`).
+fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(Option<&'static str>, String)> {
     let (
         Event::Searched { player, zones: wz, library_top: wt, found: wf },
         Event::Searched { zones: gz, library_top: gt, found: gf, .. },
@@ -1445,23 +1454,23 @@ fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(&'sta
     let mut out = Vec::new();
     match (wt, gt) {
         (Some(n), None) => out.push((
-            "701.23f",
+            Some("701.23f"),
             format!("{at}: field `library_top` is missing; the search was limited to the top {n} card(s)"),
         )),
         (None, Some(n)) => out.push((
-            "701.23f",
+            Some("701.23f"),
             format!("{at}: field `library_top` ({n}) is extra; no effect limited this search to the top cards"),
         )),
         (Some(a), Some(b)) if a != b => {
-            out.push(("701.23f", format!("{at}: field `library_top` is {b}; the search was limited to the top {a}")))
+            out.push((Some("701.23f"), format!("{at}: field `library_top` is {b}; the search was limited to the top {a}")))
         }
         _ => {}
     }
     if wz != gz {
-        out.push(("701.23a", format!("{at}: field `zones` is {gz:?}; the rules search {wz:?}")));
+        out.push((Some("701.23a"), format!("{at}: field `zones` is {gz:?}; the rules search {wz:?}")));
     }
     if wf != gf {
-        out.push(("701.23a", format!("{at}: field `found` is {gf:?}; the replay found {wf:?}")));
+        out.push((None, format!("{at}: field `found` is {gf:?}; the replay found {wf:?}")));
     }
     out
 }

@@ -193,6 +193,15 @@ impl Mutant {
         }
     }
 
+    /// Whether the bug shows only in what the engine offers (protocol 2 option sets): every
+    /// outcome it produces is legal, so only the option-set check catches it.
+    pub fn only_in_offers(self) -> bool {
+        matches!(
+            self,
+            Mutant::OffersBelowMindcensorWindow | Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered
+        )
+    }
+
     /// The clause the bug breaks.
     pub fn clause(self) -> &'static str {
         match self {

@@ -182,3 +182,13 @@ pub fn check_timing(
         format!("{name} is not an instant and has no flash, so it can't be cast while the stack isn't empty"),
     ))
 }
+
+/// 305.1 (with 116.2a): a land is played only while the stack is empty, during its player's own
+/// main phase — the same timing as a sorcery, which no effect in the card pool changes. As for
+/// spells (`check_timing`), the oracle has no turns, so only the empty stack is checked.
+pub fn check_land_timing(name: &str, stack_empty: bool) -> Result<(), Violation> {
+    if stack_empty {
+        return Ok(());
+    }
+    Err(Violation::new("305.1", format!("{name} can't be played as a land while the stack isn't empty")))
+}

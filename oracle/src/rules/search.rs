@@ -420,8 +420,9 @@ pub fn joint_minimum(parts: &mut [PartPlan]) -> usize {
 
 /// 701.23h: an instruction that shuffles a library (or puts cards into one and shuffles it)
 /// ends the run of search instructions that count as one search: a search after it is another.
-/// Any shuffle ends it, whichever library, which can only split searches that the rule would
-/// merge when an effect shuffles another player's library in between (no card does).
+/// Only a shuffle of the searched library does; the simulator refuses as not modelled an effect
+/// that shuffles another player's library between two search instructions it would merge (no
+/// printed card does).
 pub fn ends_merge_window(effect: &Effect) -> bool {
     matches!(effect, Effect::Shuffle(_) | Effect::ShuffleInto(_) | Effect::ShuffleTargetCardsInto)
 }

@@ -255,7 +255,9 @@ impl Sim<'_> {
                 ),
             )));
         }
-        let from_exile = o.zone == ZoneRef::Exile;
+        let name = o.id.clone();
+        crate::rules::casting::check_land_timing(&name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
+        let from_exile = self.game.obj(card).zone == ZoneRef::Exile;
         self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, if from_exile { "400.7i" } else { "305.1" });
         self.game.objs[card].controller = player;
         Ok(())

@@ -173,6 +173,24 @@ impl Sim<'_> {
                             group.push(next.clone());
                             last_merged = j;
                         }
+                        // 701.23h: only a shuffle of the searched library ends the search; another
+                        // player's search or another library's shuffle standing between two search
+                        // instructions that are one search is not modelled.
+                        Effect::Search(_) | Effect::Shuffle(_)
+                            if !matches!(next, Effect::Shuffle(who) if *who == last.whose.unwrap_or(last.searcher))
+                                && effects[j + 1..]
+                                    .iter()
+                                    .take_while(|e| !ends_merge_window(e))
+                                    .any(|e| matches!(e, Effect::Search(s) if mergeable(last, s))) =>
+                        {
+                            return Err(SimError::Unsupported {
+                                step: self.step,
+                                message: format!(
+                                    "701.23h: the search instructions around {next:?} are one search, and \
+                                     carrying that instruction out inside it is not modelled"
+                                ),
+                            });
+                        }
                         Effect::Search(_) => break,
                         other if ends_merge_window(other) => break,
                         _ if last.shuffle => break,
