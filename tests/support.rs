@@ -24,3 +24,24 @@ pub fn found_mut(o: &mut mtg_oracle::outcome::Outcome) -> &mut Vec<String> {
         })
         .expect("the outcome has a searched event")
 }
+
+/// Asserts that `observed` is judged illegal, with `clause` named first (the root cause) and
+/// every one of `words` somewhere in the differences.
+#[track_caller]
+pub fn assert_illegal_first(
+    loaded: &mtg_oracle::scenario::Loaded,
+    observed: &mtg_oracle::outcome::Outcome,
+    clause: &str,
+    words: &[&str],
+) {
+    match mtg_oracle::judge::judge(&loaded.setup, observed) {
+        mtg_oracle::judge::Verdict::Illegal(diffs) => {
+            assert_eq!(diffs[0].clause, clause, "main difference: {diffs:?}");
+            let text = diffs.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+            for w in words {
+                assert!(text.contains(w), "verdict lacks {w:?}:\n{text}");
+            }
+        }
+        other => panic!("expected Illegal({clause}), got {other:?}"),
+    }
+}

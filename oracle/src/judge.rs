@@ -1461,9 +1461,10 @@ fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(Optio
             Some("701.23f"),
             format!("{at}: field `library_top` ({n}) is extra; no effect limited this search to the top cards"),
         )),
-        (Some(a), Some(b)) if a != b => {
-            out.push((Some("701.23f"), format!("{at}: field `library_top` is {b}; the search was limited to the top {a}")))
-        }
+        (Some(a), Some(b)) if a != b => out.push((
+            Some("701.23f"),
+            format!("{at}: field `library_top` is {b}; the search was limited to the top {a}"),
+        )),
         _ => {}
     }
     if wz != gz {
