@@ -1156,6 +1156,10 @@ pub struct Causes {
     pub decisions: Vec<(usize, usize, &'static str, Vec<String>)>,
     /// The clause of the instruction that last moved each card.
     pub moves: BTreeMap<String, &'static str>,
+    /// The actor of each event of `log` ([`actor`]), worked out once, when an unexpected event
+    /// first needs its counterpart (an outcome with many extra events would otherwise
+    /// serialize the log once per event).
+    actors: std::cell::OnceCell<Vec<String>>,
 }
 
 impl Causes {
@@ -1175,6 +1179,7 @@ impl Causes {
                 .map(|d| (d.step, d.at, d.clause, d.cards.iter().map(|&o| id(o)).collect()))
                 .collect(),
             moves: sim.last_move.iter().map(|(&o, cause)| (id(o), cause.clause)).collect(),
+            actors: std::cell::OnceCell::new(),
         }
     }
 
@@ -1194,14 +1199,13 @@ impl Causes {
     /// of that kind of event.
     fn extra(&self, e: &LoggedEvent, missing: &BTreeMap<&LoggedEvent, i64>) -> (u64, &'static str) {
         let who = actor(&e.event);
-        let same = |(l, _): &&(LoggedEvent, &'static str)| {
-            l.step == e.step && l.event.kind() == e.event.kind() && actor(&l.event) == who
-        };
+        let actors = self.actors.get_or_init(|| self.log.iter().map(|(l, _)| actor(&l.event)).collect());
+        let same = |i: usize, l: &LoggedEvent| l.step == e.step && l.event.kind() == e.event.kind() && actors[i] == who;
         let counterpart = self
             .log
             .iter()
             .enumerate()
-            .filter(|(_, l)| same(l))
+            .filter(|(i, (l, _))| same(*i, l))
             .min_by_key(|(_, (l, _))| missing.get(l).is_none_or(|n| *n <= 0));
         if let Some((i, (_, clause))) = counterpart {
             return (event_key(i) + 1, clause);
