@@ -19,7 +19,6 @@ fn regression(name: &str) -> (Loaded, Outcome, Outcome) {
     (loaded, observed, legal)
 }
 
-
 #[test]
 fn drawing_another_card_than_the_revealed_top_card_breaks_121_1() {
     // The engine revealed the Forest on top after the shuffle, then drew the Island.

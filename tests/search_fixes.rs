@@ -23,7 +23,6 @@ fn assert_legal(loaded: &Loaded, o: &Outcome) {
     assert!(verdict.is_legal(), "expected Legal, got {verdict:?}");
 }
 
-
 const MEMORICIDE: &str = "scenarios/regressions/701.23b-memoricide-any-number-may-leave-graveyard-copy";
 
 /// Item 1 (701.23b): "any number" lets the searcher leave the graveyard copy; only "all" forces it.
