@@ -264,6 +264,11 @@ impl Observed<'_> {
     /// Where the observation says a card went during `step`, if it moved.
     fn destination(&self, step: usize, card: ObjId) -> Option<String> {
         let id = self.ids.iter().find(|(_, o)| **o == card).map(|(id, _)| id.as_str())?;
+        self.destination_of(step, id)
+    }
+
+    /// [`Observed::destination`] of the card with id `id`.
+    fn destination_of(&self, step: usize, id: &str) -> Option<String> {
         self.events.iter().find_map(|e| match &e.event {
             Event::Moved { card, to, .. } if e.step == step && card == id => Some(to.clone()),
             _ => None,
@@ -543,15 +548,20 @@ impl Decider for Observed<'_> {
                 // (an unmodelled card put onto the battlefield) before the others are compared,
                 // so trying splits one search at a time may never reach the matching combination.
                 let names = game.names();
-                let guided =
-                    guided_split(game, &cards, parts, to, looked_at, *cap, &|c| self.destination(step, c), &names);
+                // Where the observation put each found card, looked up once (the splits ask often).
+                let went: BTreeMap<ObjId, Option<String>> =
+                    cards.iter().map(|&c| (c, self.destination_of(step, &game.obj(c).id))).collect();
+                let destination = |c: ObjId| match went.get(&c) {
+                    Some(d) => d.clone(),
+                    None => self.destination_of(step, &game.obj(c).id),
+                };
+                let guided = guided_split(game, &cards, parts, to, looked_at, *cap, &destination, &names);
                 let first = assign_parts(game, &cards, parts, looked_at, *cap);
                 let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
                 if !splits.contains(&first) {
                     splits.push(first);
                 }
-                let others =
-                    legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &|c| self.destination(step, c));
+                let others = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &destination);
                 for s in others {
                     if !splits.contains(&s) {
                         splits.push(s);
