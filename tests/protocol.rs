@@ -296,18 +296,8 @@ fn no_such_choice_is_invalid_when_the_scripted_choice_is_itself_illegal() {
     let pool = pool();
     let path = repo_root().join("scenarios/701.23-search/701.23b-splinter-scripted-leaves-library-copies.yaml");
     let text = std::fs::read_to_string(&path).unwrap();
-    let mk = |status, message: String| ScenarioResult {
-        id: "x".into(),
-        rules: Vec::new(),
-        status,
-        gate: mtg_oracle::check::baseline::Gate::Expected,
-        verdict: Vec::new(),
-        message,
-        unobserved: Vec::new(),
-        link: None,
-        stderr_tail: Vec::new(),
-        time_ms: 0.0,
-    };
+    let mk =
+        |status, message: String| -> ScenarioResult { mtg_oracle::check::result("x", Vec::new(), status, message) };
     // The script as written is legal: the engine that can't follow it fails, 701.23b.
     let legal = mtg_oracle::scenario::load_str("legal.yaml", &text, &pool).expect("loads");
     let offer = mtg_oracle::offers::Offer {

@@ -262,13 +262,7 @@ impl Observed<'_> {
     }
 
     /// Where the observation says a card went during `step`, if it moved.
-    fn destination(&self, step: usize, card: ObjId) -> Option<String> {
-        let id = self.ids.iter().find(|(_, o)| **o == card).map(|(id, _)| id.as_str())?;
-        self.destination_of(step, id)
-    }
-
-    /// [`Observed::destination`] of the card with id `id`.
-    fn destination_of(&self, step: usize, id: &str) -> Option<String> {
+    fn destination(&self, step: usize, id: &str) -> Option<String> {
         self.events.iter().find_map(|e| match &e.event {
             Event::Moved { card, to, .. } if e.step == step && card == id => Some(to.clone()),
             _ => None,
@@ -550,10 +544,10 @@ impl Decider for Observed<'_> {
                 let names = game.names();
                 // Where the observation put each found card, looked up once (the splits ask often).
                 let went: BTreeMap<ObjId, Option<String>> =
-                    cards.iter().map(|&c| (c, self.destination_of(step, &game.obj(c).id))).collect();
+                    cards.iter().map(|&c| (c, self.destination(step, &game.obj(c).id))).collect();
                 let destination = |c: ObjId| match went.get(&c) {
                     Some(d) => d.clone(),
-                    None => self.destination_of(step, &game.obj(c).id),
+                    None => self.destination(step, &game.obj(c).id),
                 };
                 let guided = guided_split(game, &cards, parts, to, looked_at, *cap, &destination, &names);
                 let first = assign_parts(game, &cards, parts, looked_at, *cap);
@@ -764,7 +758,7 @@ impl Decider for Observed<'_> {
                 // library doesn't show in the log, so the others are replayed when the first
                 // doesn't match (as merged-search splits are).
                 let id = game.obj(*card).id.clone();
-                let to = self.destination(step, *card).unwrap_or_default();
+                let to = self.destination(step, &id).unwrap_or_default();
                 let revealed = self.events.iter().any(|e| {
                     e.step == step && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(&id))
                 });

@@ -176,6 +176,23 @@ pub struct LibraryShape {
     pub bottom_groups: Vec<usize>,
 }
 
+/// Removes one position from the group of `groups` (sizes, in order) that holds position `idx`
+/// (counted from the first group), dropping the group once empty; false when `idx` lies past them.
+fn take_one_at(groups: &mut Vec<usize>, idx: usize) -> bool {
+    let mut start = 0;
+    for g in 0..groups.len() {
+        if idx < start + groups[g] {
+            groups[g] -= 1;
+            if groups[g] == 0 {
+                groups.remove(g);
+            }
+            return true;
+        }
+        start += groups[g];
+    }
+    false
+}
+
 impl LibraryShape {
     /// A library in the order it was set up: every position fixed.
     pub fn ordered(len: usize) -> Self {
@@ -194,32 +211,12 @@ impl LibraryShape {
 
     /// The card at `idx` (of a library of `old_len` cards) left the library.
     pub fn remove_at(&mut self, idx: usize, old_len: usize) {
-        let mut start = 0;
-        for g in 0..self.top_groups.len() {
-            let size = self.top_groups[g];
-            if idx < start + size {
-                self.top_groups[g] -= 1;
-                if self.top_groups[g] == 0 {
-                    self.top_groups.remove(g);
-                }
-                return;
-            }
-            start += size;
+        if take_one_at(&mut self.top_groups, idx) {
+            return;
         }
         let bottom = self.bottom_fixed().min(old_len);
         if idx >= old_len - bottom {
-            let mut start = old_len - bottom;
-            for g in 0..self.bottom_groups.len() {
-                let size = self.bottom_groups[g];
-                if idx < start + size {
-                    self.bottom_groups[g] -= 1;
-                    if self.bottom_groups[g] == 0 {
-                        self.bottom_groups.remove(g);
-                    }
-                    return;
-                }
-                start += size;
-            }
+            take_one_at(&mut self.bottom_groups, idx - (old_len - bottom));
         }
     }
 

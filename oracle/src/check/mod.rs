@@ -255,7 +255,9 @@ pub fn check(
     }
 }
 
-fn result(id: &str, rules: Vec<String>, status: Status, message: String) -> ScenarioResult {
+/// A scenario's result with `status` and `message`, before any verdict, timing or engine output is
+/// added to it.
+pub fn result(id: &str, rules: Vec<String>, status: Status, message: String) -> ScenarioResult {
     ScenarioResult {
         id: id.to_string(),
         rules,
