@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::effects::{Count, Effect, Filter, Relation, Replacement, SearchSpec};
+use crate::effects::{Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
@@ -510,4 +510,29 @@ fn place(
         out[slot].pop();
     }
     false
+}
+
+/// The clause that decides what a search is, for its `searched` event: 701.23f when a
+/// search-limiting replacement is in play (whether or not it applies to this searcher), 701.23h
+/// for merged instructions, 701.23j outside the game, 701.23g for a search of an empty library,
+/// 701.23b for a search of a hidden zone for a stated quality (what it finds is a choice), else
+/// 701.23a.
+pub fn search_clause(game: &Game, specs: &[SearchSpec], cap: Option<u32>, whose: PlayerId) -> &'static str {
+    let head = &specs[0];
+    let library = head.zones.contains(&SearchZone::Library);
+    let limiter = library && (0..game.players.len()).any(|p| !library_caps(game, p).is_empty());
+    if cap.is_some() || limiter {
+        "701.23f"
+    } else if specs.len() > 1 {
+        "701.23h"
+    } else if head.zones.contains(&SearchZone::Outside) {
+        "701.23j"
+    } else if library && game.zone(ZoneRef::Library(whose)).is_empty() {
+        "701.23g"
+    } else if head.filter.is_some() && head.zones.iter().any(|z| matches!(z, SearchZone::Library | SearchZone::Hand)) {
+        // What a search of a hidden zone for a stated quality finds is the searcher's choice.
+        "701.23b"
+    } else {
+        "701.23a"
+    }
 }

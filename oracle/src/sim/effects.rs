@@ -943,7 +943,7 @@ impl Sim<'_> {
             let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
-            let clause = search_clause(&self.game, specs, *cap, *whose);
+            let clause = crate::rules::search::search_clause(&self.game, specs, *cap, *whose);
             self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
             // 701.23a: the searcher looks at every card of the zones searched — only the top
             // cards under a 701.23f limit — so they know each card of a hand or library they looked
@@ -1269,30 +1269,5 @@ pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Opt
         Destination::Exile | Destination::ExileFaceDown => Some(ZoneRef::Exile),
         Destination::LibraryTop => Some(ZoneRef::Library(owner)),
         Destination::Battlefield => can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield),
-    }
-}
-
-/// The clause that decides what a search is, for its `searched` event: 701.23f when a
-/// search-limiting replacement is in play (whether or not it applies to this searcher), 701.23h
-/// for merged instructions, 701.23j outside the game, 701.23g for a search of an empty library,
-/// 701.23b for a search of a hidden zone for a stated quality (what it finds is a choice), else
-/// 701.23a.
-fn search_clause(game: &crate::model::Game, specs: &[SearchSpec], cap: Option<u32>, whose: PlayerId) -> &'static str {
-    let head = &specs[0];
-    let library = head.zones.contains(&SearchZone::Library);
-    let limiter = library && (0..game.players.len()).any(|p| !library_caps(game, p).is_empty());
-    if cap.is_some() || limiter {
-        "701.23f"
-    } else if specs.len() > 1 {
-        "701.23h"
-    } else if head.zones.contains(&SearchZone::Outside) {
-        "701.23j"
-    } else if library && game.zone(ZoneRef::Library(whose)).is_empty() {
-        "701.23g"
-    } else if head.filter.is_some() && head.zones.iter().any(|z| matches!(z, SearchZone::Library | SearchZone::Hand)) {
-        // What a search of a hidden zone for a stated quality finds is the searcher's choice.
-        "701.23b"
-    } else {
-        "701.23a"
     }
 }
