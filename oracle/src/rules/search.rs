@@ -427,6 +427,34 @@ pub fn ends_merge_window(effect: &Effect) -> bool {
     matches!(effect, Effect::Shuffle(_) | Effect::ShuffleInto(_) | Effect::ShuffleTargetCardsInto)
 }
 
+/// 701.23h: two instructions of one effect that search the same player's library for the same
+/// searcher, the first without its own "then shuffle", are one search.
+pub fn mergeable(prev: &SearchSpec, next: &SearchSpec) -> bool {
+    prev.zones == [SearchZone::Library]
+        && next.zones == [SearchZone::Library]
+        && !prev.shuffle
+        && prev.searcher == next.searcher
+        && prev.whose == next.whose
+        && prev.optional == next.optional
+}
+
+/// 701.23h: only a shuffle of the searched library ends the run of instructions that count as one
+/// search, so another player's search, or a shuffle of another library, standing between `last`
+/// (a search instruction of the run) and a later search instruction it merges with (in `rest`,
+/// before the window ends) is inside that one search. True for such a `next` instruction.
+pub fn inside_one_search(last: &SearchSpec, next: &Effect, rest: &[Effect]) -> bool {
+    let other = match next {
+        Effect::Search(_) => true,
+        Effect::Shuffle(who) => *who != last.whose.unwrap_or(last.searcher),
+        _ => false,
+    };
+    other
+        && rest
+            .iter()
+            .take_while(|e| !ends_merge_window(e))
+            .any(|e| matches!(e, Effect::Search(s) if mergeable(last, s)))
+}
+
 /// 701.23h: instructions between two merged search instructions that the oracle carries out
 /// after the one search without changing it — they touch no library, hand or graveyard and name
 /// nothing a search refers to (life totals, counters, a Clue token). Any other instruction

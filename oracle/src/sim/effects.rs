@@ -12,8 +12,8 @@ use crate::rules::Violation;
 use crate::rules::apnap::{apnap_order, bit, opponents};
 use crate::rules::characteristics::matches;
 use crate::rules::search::{
-    PartPlan, check_found, check_library_cap, ends_merge_window, joint_minimum, library_caps, plan_part,
-    runs_after_merged_search,
+    PartPlan, check_found, check_library_cap, ends_merge_window, inside_one_search, joint_minimum, library_caps,
+    mergeable, plan_part, runs_after_merged_search,
 };
 use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
@@ -173,16 +173,9 @@ impl Sim<'_> {
                             group.push(next.clone());
                             last_merged = j;
                         }
-                        // 701.23h: only a shuffle of the searched library ends the search; another
-                        // player's search or another library's shuffle standing between two search
-                        // instructions that are one search is not modelled.
-                        Effect::Search(_) | Effect::Shuffle(_)
-                            if !matches!(next, Effect::Shuffle(who) if *who == last.whose.unwrap_or(last.searcher))
-                                && effects[j + 1..]
-                                    .iter()
-                                    .take_while(|e| !ends_merge_window(e))
-                                    .any(|e| matches!(e, Effect::Search(s) if mergeable(last, s))) =>
-                        {
+                        // 701.23h: another player's search or another library's shuffle inside
+                        // one search is not modelled.
+                        _ if inside_one_search(last, next, &effects[j + 1..]) => {
                             return Err(SimError::Unsupported {
                                 step: self.step,
                                 message: format!(
@@ -1227,15 +1220,6 @@ pub(super) fn search_zone(z: SearchZone, searcher: PlayerId, whose: PlayerId) ->
         SearchZone::Library => ZoneRef::Library(whose),
         SearchZone::Outside => ZoneRef::Outside(searcher),
     }
-}
-
-fn mergeable(prev: &SearchSpec, next: &SearchSpec) -> bool {
-    prev.zones == [SearchZone::Library]
-        && next.zones == [SearchZone::Library]
-        && !prev.shuffle
-        && prev.searcher == next.searcher
-        && prev.whose == next.whose
-        && prev.optional == next.optional
 }
 
 /// A plan in words, for error messages that list what would have been legal.
