@@ -331,10 +331,32 @@ fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags
     };
     assert!(features("701.23f-mindcensor-veteran-explorer-cr-example").contains(&"step-dies".to_string()));
     assert!(features("400.7-splinter-target-exiled-in-response").contains(&"step-exile".to_string()));
-    let bob_casts = features("406.3-two-grasps-each-player-sees-only-their-own");
-    assert!(bob_casts.contains(&"non-active-player-sorcery".to_string()), "{bob_casts:?}");
     let alice_casts = features("701.23a-demonic-tutor-finds-bottom-card");
     assert!(alice_casts.is_empty(), "{alice_casts:?}");
+    // Bob (not the active player) casts a sorcery-timed spell: tagged, unless he controls
+    // Vedalken Orrery (702.8a) or the cast is an attempt refused for timing (117.1a).
+    let pool = pool();
+    let tags = |bob_casts: &str, battlefield: &str| {
+        let text = format!(
+            "title: t\nrules: [\"117.1a\"]\nsource: {{kind: clause, reference: x}}\ndescription: d\n\
+             players:\n  - name: Alice\n  - name: Bob\n    hand: [{{card: Demonic Tutor, id: dt}}, \
+             {{card: Grizzly Bears, id: gb}}, {{card: Mystical Tutor, id: mt}}]\n    library: [Forest]\n\
+             {battlefield}steps:\n  - {bob_casts}\nexpect:\n  outcomes: 1\n"
+        );
+        let l = mtg_oracle::scenario::load_str("t.yaml", &text, &pool).expect("loads");
+        scenario_message(&l, Mode::Scripted).features.contains(&"non-active-player-sorcery".to_string())
+    };
+    let orrery = "battlefield: [{card: Vedalken Orrery, owner: Bob, controller: Bob}]\n";
+    assert!(tags("cast: {player: Bob, card: dt}", ""));
+    assert!(tags("cast: {player: Bob, card: gb}", ""), "a creature spell has sorcery timing too");
+    assert!(!tags("cast: {player: Bob, card: mt}", ""), "an instant doesn't");
+    assert!(!tags("cast: {player: Bob, card: dt}", orrery));
+    assert!(!tags("attempt: {step: {cast: {player: Bob, card: dt}}, refused: \"117.1a\"}", ""));
+    // No bundled scenario needs it unless that is what it tests (none does).
+    for l in &scenarios {
+        let f = scenario_message(l, Mode::Scripted).features;
+        assert!(!f.contains(&"non-active-player-sorcery".to_string()), "{}", l.id);
+    }
     // Only scenarios that have such a step carry the tag.
     for l in &scenarios {
         let f = scenario_message(l, Mode::Scripted).features;
