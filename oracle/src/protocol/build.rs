@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use super::{Mode, ScenarioMessage};
 use crate::cards::def::CardDef;
 use crate::model::Game;
-use crate::sim::Action;
 use crate::scenario::Loaded;
 use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
+use crate::sim::Action;
 
 /// Tags that describe a scenario's history rather than what an engine needs to run it.
 const NOT_FEATURES: [&str; 1] = ["regression"];

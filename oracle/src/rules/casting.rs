@@ -197,10 +197,7 @@ pub fn casts_as_though_flash(game: &Game, player: PlayerId) -> bool {
     game.zone(ZoneRef::Battlefield).iter().map(|&p| game.obj(p)).any(|o| {
         o.controller == player
             && !o.face_down
-            && o.def
-                .faces()
-                .iter()
-                .any(|f| f.statics.contains(&crate::effects::StaticAbility::CastSpellsAsThoughFlash))
+            && o.def.faces().iter().any(|f| f.statics.contains(&crate::effects::StaticAbility::CastSpellsAsThoughFlash))
     })
 }
 
