@@ -307,6 +307,7 @@ fn no_such_choice_is_invalid_when_the_scripted_choice_is_itself_illegal() {
         cards: vec!["mine-gy".into(), "mine-lib-1".into(), "mine-lib-2".into()],
         min: Some(3),
         max: Some(3),
+        names: Vec::new(),
     };
     let r = no_such_choice(&legal, 0, Some(&offer), "takes every copy", &mk);
     assert_eq!(r.status, Status::Fail, "{r:?}");
@@ -484,4 +485,80 @@ fn without_searched_events_a_found_card_put_in_the_wrong_place_is_still_a_fail()
     nothing.events.retain(|e| !matches!(e.event, Event::Moved { .. }));
     let verdict = judge_observing(&loaded.setup, &nothing, &without_searches()).verdict;
     assert!(!verdict.is_legal(), "{verdict:?}");
+}
+
+#[test]
+fn undeclared_observables_leave_legal_outcomes_legal_and_illegal_ones_illegal() {
+    use mtg_oracle::observables::Observable::{self, *};
+    let pool = pool();
+    let dir = repo_root().join("tests/unobserved");
+    let load = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.yaml"))).unwrap();
+        mtg_oracle::scenario::load_str(name, &text, &pool).expect("loads")
+    };
+    let observed = |file: &str| -> Outcome {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(file)).unwrap()).expect("an outcome")
+    };
+    let cases: [(&str, &str, &[Observable]); 6] = [
+        ("d1-vampiric", "d1-observed.json", &[Known, LibraryTop, LookedAt, RevealedEmpty, TriggerKind]),
+        ("d1-vampiric", "d1-observed.json", &[]),
+        ("d2-shuffle-peek", "d2-observed-top-island.json", &[]),
+        (
+            "d3-mindcensor-unshuffled",
+            "d3-observed.json",
+            &[LibraryTop, MovesWithinLibrary, LookedAt, RevealedEmpty, TriggerKind, Searched],
+        ),
+        ("d4-two-limits", "d4-observed-nosearched.json", &[Known, LibraryTop, MovesWithinLibrary, LookedAt]),
+        ("d4-two-limits", "d4-observed-searched-no-library-top.json", &[Known, MovesWithinLibrary, Searched]),
+    ];
+    for (scenario, file, declared) in cases {
+        let loaded = load(scenario);
+        let outcome = observed(file);
+        let judged = judge_observing(&loaded.setup, &outcome, &Observables::only(declared));
+        assert_eq!(judged.verdict, Verdict::Legal, "{scenario} with {file} and {declared:?}");
+    }
+    // Illegal variants stay illegal: the eighth card (below both limits) found instead of the
+    // sixth; Vampiric Tutor's card not on top (the top card swapped with one nobody found).
+    let loaded = load("d4-two-limits");
+    let text = serde_json::to_string(&observed("d4-observed-nosearched.json")).unwrap();
+    let swapped =
+        text.replace("grizzly-bears", "@").replace("ornithopter", "grizzly-bears").replace('@', "ornithopter");
+    let wrong: Outcome = serde_json::from_str(&swapped).unwrap();
+    for declared in [&[Known, LibraryTop, MovesWithinLibrary, LookedAt][..], &[]] {
+        let verdict = judge_observing(&loaded.setup, &wrong, &Observables::only(declared)).verdict;
+        assert!(!verdict.is_legal(), "{declared:?}: {verdict:?}");
+    }
+}
+
+#[test]
+fn name_offers_must_hold_every_nameable_half_and_no_name_the_rules_forbid() {
+    use mtg_oracle::offers::{OfferKind, compare};
+    let (loaded, answer) = reference_answer("709.4a-r003-12-memoricide-desist-finds-split-card", None);
+    let FromEngine::Result { outcome, offered, .. } = answer else { panic!("{answer:?}") };
+    let judged = judge_observing(&loaded.setup, &outcome, &Observables::all());
+    assert_eq!(judged.verdict, Verdict::Legal);
+    let name_offer = offered.iter().position(|o| o.decision == OfferKind::Name).expect("the reference offers names");
+    assert!(offered[name_offer].names.contains(&"Desist".to_string()), "{offered:?}");
+    let game = Some(&loaded.setup.game);
+    assert!(compare(&judged.decisions, &offered, game).is_empty());
+    // Names of real cards the oracle doesn't know may be offered too (201.3).
+    let mut more = offered.clone();
+    more[name_offer].names.push("Black Lotus".into());
+    assert!(compare(&judged.decisions, &more, game).is_empty());
+    // Only the left half of the split card offered: 709.4a.
+    let mut left_only = offered.clone();
+    left_only[name_offer].names.retain(|n| n != "Desist");
+    let diffs = compare(&judged.decisions, &left_only, game);
+    assert_eq!(diffs.first().map(|d| d.clause.as_str()), Some("709.4a"), "{diffs:?}");
+    // Both halves as one name (709.4a), a land's name for "a nonland card name" (201.3).
+    for (bad, clause) in [("Cease // Desist", "709.4a"), ("Plains", "201.3")] {
+        let mut wrong = offered.clone();
+        wrong[name_offer].names.push(bad.into());
+        let diffs = compare(&judged.decisions, &wrong, game);
+        assert_eq!(diffs.first().map(|d| d.clause.as_str()), Some(clause), "{bad}: {diffs:?}");
+    }
+    // Reporting name offers is optional.
+    let mut none = offered;
+    none.remove(name_offer);
+    assert!(compare(&judged.decisions, &none, game).is_empty());
 }

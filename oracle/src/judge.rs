@@ -76,6 +76,10 @@ struct Observed<'a> {
     /// Whether the engine logs `searched` events (the `searched` observable); without them a
     /// search's found cards are read from what the log does with them ([`Observed::found_unlogged`]).
     searches_logged: bool,
+    /// Whether the engine logs moves within a library (`moves_within_library`).
+    library_moves_logged: bool,
+    /// Whether the engine reports `searched.library_top` (`library_top`).
+    library_top_logged: bool,
     /// The log entries (indexes) taken as evidence of what an unlogged search found.
     evidence_claimed: BTreeSet<usize>,
     /// Public cards an unlogged search was taken to find without a log entry showing it.
@@ -428,9 +432,16 @@ impl Observed<'_> {
     /// but that can't move (an instant "put onto the battlefield" stays where it is, 400.4a)
     /// leave no trace, so they are taken as found. A found card in a hidden zone the engine
     /// leaves where it was reads as not found, which 701.23b allows.
-    fn found_unlogged(&mut self, game: &Game, step: usize, parts: &[crate::rules::search::PartPlan]) -> Vec<ObjId> {
-        // Each candidate with the first unclaimed log entry that shows it.
-        let mut shown: Vec<(ObjId, usize)> = Vec::new();
+    fn found_unlogged(
+        &mut self,
+        game: &Game,
+        step: usize,
+        parts: &[crate::rules::search::PartPlan],
+        to: &[crate::effects::Destination],
+    ) -> Vec<ObjId> {
+        // Each candidate with the first unclaimed log entry that shows it (none: the final
+        // library shows it, below).
+        let mut shown: Vec<(ObjId, Option<usize>)> = Vec::new();
         for &c in parts.iter().flat_map(|p| &p.candidates) {
             let o = game.obj(c);
             let in_library = matches!(o.zone, crate::model::ZoneRef::Library(_));
@@ -447,10 +458,26 @@ impl Observed<'_> {
             if let Some(i) = evidence
                 && !shown.iter().any(|&(s, _)| s == c)
             {
-                shown.push((c, i));
+                shown.push((c, Some(i)));
             }
         }
-        let most: usize = parts.iter().map(|p| p.max).sum::<usize>().min(shown.len());
+        let most: usize = parts.iter().map(|p| p.max).sum();
+        // A card found and put back on top of its library (Vampiric Tutor) leaves no move in a
+        // log without moves within a library: the cards on top of that library at the end are
+        // the ones it may have been (as many as the search may find).
+        if !self.library_moves_logged && to.contains(&crate::effects::Destination::LibraryTop) {
+            for &c in parts.iter().flat_map(|p| &p.candidates) {
+                let o = game.obj(c);
+                let crate::model::ZoneRef::Library(owner) = o.zone else { continue };
+                let library = crate::model::ZoneRef::Library(owner).display(&game.names());
+                let on_top =
+                    self.outcome.zones.get(&library).is_some_and(|ids| ids.iter().take(most).any(|id| *id == o.id));
+                if on_top && !shown.iter().any(|&(s, _)| s == c) {
+                    shown.push((c, None));
+                }
+            }
+        }
+        let most = most.min(shown.len());
         let mut readings: Vec<Vec<usize>> = Vec::new();
         for k in (0..=most).rev() {
             let room = MAX_READINGS.saturating_sub(readings.len());
@@ -467,7 +494,7 @@ impl Observed<'_> {
         let mut found: Vec<ObjId> = Vec::new();
         for &j in readings.get(pick).map(Vec::as_slice).unwrap_or(&[]) {
             let (c, i) = shown[j];
-            self.evidence_claimed.insert(i);
+            self.evidence_claimed.extend(i);
             found.push(c);
         }
         for p in parts {
@@ -599,7 +626,7 @@ impl Decider for Observed<'_> {
                         zones: Vec::new(),
                         library_top: None,
                         found: {
-                            let found = self.found_unlogged(game, step, parts);
+                            let found = self.found_unlogged(game, step, parts, to);
                             found.iter().map(|&c| game.obj(c).id.clone()).collect()
                         },
                     })
@@ -766,7 +793,7 @@ impl Decider for Observed<'_> {
                 }
                 Ok(Choice::Cards(picked))
             }
-            Decision::Name { player, options } => {
+            Decision::Name { player, options, .. } => {
                 let who = name(*player);
                 let fits = |e: &Event| matches!(e, Event::Named { name, .. } if options.contains(name));
                 match self.take_fitting(step, |e| matches!(e, Event::Named { player, .. } if *player == who), fits) {
@@ -842,7 +869,16 @@ impl Decider for Observed<'_> {
                     Event::Searched { library_top, .. } => *library_top,
                     _ => None,
                 });
-                Ok(Choice::Limit(logged.or_else(|| options.first().copied()).unwrap_or(0)))
+                match logged {
+                    Some(n) => Ok(Choice::Limit(n)),
+                    // The engine doesn't report limits: each one the searcher could apply is a
+                    // reading.
+                    None if !self.searches_logged || !self.library_top_logged => {
+                        let k = self.alternative(options.len());
+                        Ok(Choice::Limit(options.get(k).copied().unwrap_or(0)))
+                    }
+                    None => Ok(Choice::Limit(options.first().copied().unwrap_or(0))),
+                }
             }
             Decision::Replacement { options, card, .. } => {
                 // 616.1: which effect applied shows in where the card went (a library, exile)
@@ -1215,6 +1251,8 @@ fn judge_with_splits(
         read_picks: read_picks.to_vec(),
         read_counts: Vec::new(),
         searches_logged: look.observables.has(Observable::Searched),
+        library_moves_logged: look.observables.has(Observable::MovesWithinLibrary),
+        library_top_logged: look.observables.has(Observable::LibraryTop),
         evidence_claimed: BTreeSet::new(),
         untraced_found: BTreeSet::new(),
     };

@@ -42,6 +42,13 @@ pub enum OfferKind {
     Discard,
     /// A card to dredge instead of drawing (declining is always an option).
     Dredge,
+    /// A card name to choose (Cranial Extraction, Memoricide): `names` are the names offered.
+    /// Any real card's name of the right kind may be chosen (201.3), so an offer may hold names
+    /// the oracle doesn't know; it checks that every name of the right kind of a card in the
+    /// game is offered (each half of a split card on its own, 709.4a) and that no name it knows
+    /// to be of the wrong kind, a token's, or both halves together is. Reporting name offers is
+    /// optional: a name decision without one isn't a difference.
+    Name,
 }
 
 impl OfferKind {
@@ -54,6 +61,7 @@ impl OfferKind {
             OfferKind::Sacrifice => "sacrifice",
             OfferKind::Discard => "discard",
             OfferKind::Dredge => "dredge",
+            OfferKind::Name => "name",
         }
     }
 }
@@ -77,6 +85,9 @@ pub struct Offer {
     /// For a search: the most cards the engine lets the searcher find.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<usize>,
+    /// For a name choice: the card names offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// The legal options at one decision, as the rules give them.
@@ -94,6 +105,8 @@ pub struct Legal {
     pub searcher: usize,
     /// Only one answer is legal, so an engine needn't ask.
     pub forced: bool,
+    /// For a name choice: the kind of card named (201.3).
+    pub name_filter: Option<crate::effects::Filter>,
 }
 
 /// The legal options at `decision`, or `None` for a kind of decision that isn't compared.
@@ -106,12 +119,21 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
         v
     };
     let mk = |kind, cards: Vec<String>, min, max, forced| Legal {
-        offer: Offer { step, player: game.players[player].name.clone(), decision: kind, cards, min, max },
+        offer: Offer {
+            step,
+            player: game.players[player].name.clone(),
+            decision: kind,
+            cards,
+            min,
+            max,
+            names: Vec::new(),
+        },
         stated_quality: false,
         public_forced: false,
         below_window: BTreeSet::new(),
         searcher: player,
         forced,
+        name_filter: None,
     };
     Some(match decision {
         Decision::May { .. } => mk(OfferKind::May, Vec::new(), None, None, false),
@@ -121,6 +143,14 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
             mk(OfferKind::Discard, ids(options), None, None, !optional && options.len() <= *count)
         }
         Decision::Dredge { options, .. } => mk(OfferKind::Dredge, ids(options), None, None, options.is_empty()),
+        Decision::Name { options, filter, .. } => {
+            let mut legal = mk(OfferKind::Name, Vec::new(), None, None, true);
+            legal.offer.names = options.clone();
+            legal.offer.names.sort();
+            legal.offer.names.dedup();
+            legal.name_filter = Some(filter.clone());
+            legal
+        }
         Decision::Find { parts, cap, joint_min, looked_at, .. } => {
             let union: BTreeSet<usize> = parts.iter().flat_map(|p| p.candidates.iter().copied()).collect();
             let cards: Vec<usize> = union.iter().copied().collect();
@@ -169,6 +199,8 @@ pub fn reference_offer(game: &Game, step: usize, decision: &Decision) -> Option<
     }
     offer.cards.sort();
     offer.cards.dedup();
+    offer.names.sort();
+    offer.names.dedup();
     Some(offer)
 }
 
@@ -228,7 +260,34 @@ pub fn card_clause(legal: &Legal, game: Option<&Game>, card: &str, offered: bool
         OfferKind::Sacrifice => "701.21a",
         OfferKind::Discard => "701.9b",
         OfferKind::Dredge => "702.52b",
+        OfferKind::Name => "201.3",
     }
+}
+
+/// The differences between a name choice's offer and the legal names: a legal name not offered
+/// (709.4a when it is one half of a split card, else 201.3), and an offered name the rules say
+/// can't be chosen (`check_name`'s clause). Names the oracle doesn't know are not judged.
+fn compare_names(legal: &Legal, offer: &Offer, game: Option<&Game>, at: &str) -> Vec<Difference> {
+    let mut out = Vec::new();
+    for n in legal.offer.names.iter().filter(|n| !offer.names.contains(n)) {
+        let half =
+            game.is_some_and(|g| g.objs.iter().any(|o| o.def.is_split() && o.def.split.iter().any(|h| &h.name == n)));
+        out.push(Difference {
+            clause: if half { "709.4a" } else { "201.3" }.into(),
+            message: format!("{at} didn't offer the name `{n}`, which may be chosen"),
+        });
+    }
+    if let (Some(g), Some(filter)) = (game, &legal.name_filter) {
+        for n in offer.names.iter().filter(|n| !legal.offer.names.contains(n)) {
+            if let Err(v) = crate::rules::naming::check_name(g, n, filter) {
+                out.push(Difference {
+                    clause: v.clause.to_string(),
+                    message: format!("{at} offered the name `{n}`, which can't be chosen: {}", v.message),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Every difference between the options one decision's offer gives and the legal ones. `game`
@@ -238,6 +297,9 @@ pub fn compare_one(legal: &Legal, offer: &Offer, game: Option<&Game>) -> Vec<Dif
     let who = &legal.offer.player;
     let what = legal.offer.decision.name();
     let at = format!("step {}: {who}'s {what}", legal.offer.step);
+    if legal.offer.decision == OfferKind::Name {
+        return compare_names(legal, offer, game, &at);
+    }
     let want: BTreeSet<&String> = legal.offer.cards.iter().collect();
     let got: BTreeSet<&String> = offer.cards.iter().collect();
     for c in got.difference(&want) {

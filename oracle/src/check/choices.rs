@@ -62,7 +62,7 @@ pub fn no_such_choice(
     };
     let engine_says = if message.is_empty() { String::new() } else { format!(" (the engine: {message})") };
     let Some(legal) = legal_index.map(|i| &recorder.seen[i]) else {
-        // A kind of decision whose options aren't compared (a name, a cast, targets).
+        // A kind of decision whose options aren't compared (a cast, targets).
         return fail(
             mk,
             vec![Difference {
@@ -83,9 +83,14 @@ pub fn no_such_choice(
     if diffs.is_empty() {
         // Nothing to compare (or what it offered is the legal set, yet it can't follow): the
         // clause that gives this kind of choice.
+        let split_half = |n: &str| {
+            loaded.setup.game.objs.iter().any(|o| o.def.is_split() && o.def.split.iter().any(|h| h.name == n))
+        };
         let clause = match legal.offer.decision {
             OfferKind::Search if legal.stated_quality => "701.23b",
             OfferKind::Search => "701.23d",
+            // One name of a split card may be chosen on its own (709.4a).
+            OfferKind::Name if entry.name.as_deref().is_some_and(split_half) => "709.4a",
             _ => card_clause(legal, None, "", false),
         };
         diffs.push(Difference { clause: clause.into(), message: String::new() });

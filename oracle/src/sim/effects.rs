@@ -524,7 +524,11 @@ impl Sim<'_> {
             Effect::NameCard { player, filter } => {
                 let p = self.players(ctx, *player)?[0];
                 let options = crate::rules::naming::nameable(&self.game, filter);
-                let name = match self.decide(&Decision::Name { player: p, options: options.clone() })? {
+                let name = match self.decide(&Decision::Name {
+                    player: p,
+                    options: options.clone(),
+                    filter: filter.clone(),
+                })? {
                     Choice::Name(n) => n,
                     other => {
                         return Err(

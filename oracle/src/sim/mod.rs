@@ -182,6 +182,9 @@ pub enum Decision {
         player: PlayerId,
         /// Names of cards in the game that may be named.
         options: Vec<String>,
+        /// The kind of card named ("a nonland card name"), which decides what else may be
+        /// named (201.3): names of cards outside the game are legal too.
+        filter: crate::effects::Filter,
     },
     /// Whether to cast a spell from a graveyard as part of a resolving effect, and which
     /// (card, half) — answered with `Cast`.
