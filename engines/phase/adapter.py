@@ -1,0 +1,607 @@
+#!/usr/bin/env python3
+"""mtg-oracle adapter (protocol 2) for phase.rs, driven through the PyPI wheel `phase-python`.
+
+Run it with the interpreter of a venv that has `engines/phase/requirements.txt` installed:
+
+    mtg-oracle check --engine "/path/to/venv/bin/python engines/phase/adapter.py" --validate
+
+Every card is built from the scenario's own `cards` (name, cost, types and Oracle text) with
+`phase.build_oracle_face`: phase parses the Oracle text itself, and a card whose parse has parts
+phase marks `Unimplemented` makes the scenario `unsupported` with phase's own description.
+
+The game is set up by starting a phase game with each player's cards as their deck, then writing
+the exact zones into the exported state and loading it back with phase's debug mode on (debug
+actions give mana, put permanents onto the battlefield, draw, and move cards for the steps that
+come from outside the scenario). Everything the outcome reports comes from phase: its events
+(`SpellCast`, `ZoneChanged`, `PlayerPerformedAction` searched/shuffled, `CardsRevealed`, ...),
+its prompts (the cards a `SearchChoice` offers, and the ones selected) and its final zones.
+"""
+import json
+import re
+import sys
+
+import phase
+
+ENGINE_VERSION = "0.103.0"
+
+# Observables (protocol 2) phase reports. It has no per-player knowledge of hidden cards (`known`),
+# does not say when a search was limited to the top of a library (`library_top`), logs no "looked
+# at" event, no reveal of an empty hand and no trigger kind; a card put back on top of the library
+# it was searched from is not logged as a move either.
+OBSERVABLES = []
+
+FEATURES = ["hypothetical-card", "step-dies", "step-exile", "step-to-graveyard"]
+
+
+class Unsupported(Exception):
+    """The scenario needs something phase (or this adapter) can't do."""
+
+
+class NoSuchChoice(Exception):
+    """A scripted decision phase does not offer."""
+
+    def __init__(self, decision, offered, message):
+        super().__init__(message)
+        self.decision = decision
+        self.offered = offered
+        self.message = message
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------------------------
+# Cards
+
+
+COLOR_LETTERS = "WUBRG"
+MANA_TYPES = ["White", "Blue", "Black", "Red", "Green", "Colorless"]
+KEYWORD_LINE = re.compile(r"^[A-Z][a-z]+(?:[ -][a-z]+)?(?: (?:\{[^}]*\})+| \d+| X)?$")
+
+
+def mtgjson_keywords(oracle):
+    """The keyword abilities of an Oracle text, as MTGJSON lists them (`keywords`): each line
+    that is a comma-separated list of keywords ("Flying, trample", "Dredge 4", "Flashback {1}{U}")
+    once its reminder text is removed."""
+    keywords = []
+    for line in (oracle or "").split("\n"):
+        line = re.sub(r"\s*\([^)]*\)", "", line).strip()
+        if not line or line.endswith("."):
+            continue
+        parts = [p.strip() for p in line.split(",")]
+        if all(KEYWORD_LINE.match(p) for p in parts):
+            for p in parts:
+                word = re.split(r" (?=[{\dX])", p)[0]
+                keywords.append(word[0].upper() + word[1:])
+    return keywords
+
+
+def mtgjson_card(card, layout="normal"):
+    """An MTGJSON-shaped (AtomicCard) dict of one card or split half from the scenario's `cards`."""
+    cost = card.get("mana_cost") or ""
+    mana_value, colors = 0, set()
+    for symbol in re.findall(r"\{([^}]*)\}", cost):
+        if symbol.isdigit():
+            mana_value += int(symbol)
+        elif symbol not in ("X", "Y", "Z"):
+            mana_value += 1
+            colors.update(ch for ch in symbol if ch in COLOR_LETTERS)
+    if card.get("colors"):
+        colors = {c for c in card["colors"] if c in COLOR_LETTERS}
+    types = list(card.get("types") or [])
+    type_line = " ".join(list(card.get("supertypes") or []) + types)
+    if card.get("subtypes"):
+        type_line += " — " + " ".join(card["subtypes"])
+    data = {
+        "name": card["name"],
+        "manaCost": cost,
+        "type": type_line,
+        "types": types,
+        "subtypes": list(card.get("subtypes") or []),
+        "supertypes": list(card.get("supertypes") or []),
+        "text": card.get("oracle") or "",
+        "layout": layout,
+        "identifiers": {},
+        "colorIdentity": sorted(colors),
+        "colors": sorted(colors),
+        "manaValue": mana_value,
+        "keywords": mtgjson_keywords(card.get("oracle")),
+    }
+    if card.get("power_toughness"):
+        data["power"], data["toughness"] = card["power_toughness"].split("/")
+    return data
+
+
+def unimplemented_parts(value, found):
+    """Collects the descriptions of every `Unimplemented` node of a parsed card face."""
+    if isinstance(value, dict):
+        if value.get("type") == "Unimplemented":
+            found.append(value.get("description") or value.get("name") or "unimplemented")
+        for item in value.values():
+            unimplemented_parts(item, found)
+    elif isinstance(value, list):
+        for item in value:
+            unimplemented_parts(item, found)
+    return found
+
+
+FACE_CACHE = {}
+
+
+def build_faces(card):
+    """The phase card faces of one scenario card (two for a split card), cached by definition."""
+    key = json.dumps(card, sort_keys=True)
+    if key in FACE_CACHE:
+        return FACE_CACHE[key]
+    if card.get("split"):
+        faces = []
+        for index, half in enumerate(card["split"]):
+            face = phase.build_oracle_face_multi(mtgjson_card(half, "split"), None)
+            face = dict(face)
+            face["layout"] = "split"
+            face["face_index"] = index
+            faces.append(face)
+    else:
+        faces = [phase.build_oracle_face(mtgjson_card(card), None)]
+    missing = []
+    for face in faces:
+        unimplemented_parts(face.get("abilities"), missing)
+        unimplemented_parts(face.get("triggers"), missing)
+        unimplemented_parts(face.get("static_abilities"), missing)
+        unimplemented_parts(face.get("replacements"), missing)
+    FACE_CACHE[key] = (faces, missing)
+    return faces, missing
+
+
+ENGINE_CACHE = {}
+
+
+def build_engine(cards):
+    """A phase `Engine` with exactly the scenario's cards (cached by the set of definitions)."""
+    key = json.dumps(sorted(json.dumps(c, sort_keys=True) for c in cards))
+    if key in ENGINE_CACHE:
+        return ENGINE_CACHE[key]
+    database = {}
+    for card in cards:
+        faces, missing = build_faces(card)
+        if missing:
+            raise Unsupported(f"phase's parser leaves part of {card['name']} unimplemented: " + "; ".join(missing))
+        for face in faces:
+            database[face["name"].lower()] = face
+    engine = phase.Engine.from_json(json.dumps(database))
+    ENGINE_CACHE[key] = engine
+    return engine
+
+
+# ---------------------------------------------------------------------------------------------
+# A run
+
+
+def debug(action_type, data):
+    return {"type": "Debug", "data": {"type": action_type, "data": data}}
+
+
+class Run:
+    def __init__(self, scenario, mode):
+        self.scenario = scenario
+        self.scripted = mode == "scripted"
+        self.players = [p["name"] for p in scenario["players"]]
+        self.seat = {name: i for i, name in enumerate(self.players)}
+        self.cards = {c["name"]: c for c in scenario["cards"]}
+        self.events = []
+        self.offers = []
+        self.step = 0
+        self.ids = {}  # phase object id -> scenario card id
+        self.objects = {}  # scenario card id -> phase object id
+        self.owner = {}  # scenario card id -> owner name
+        self.used_decisions = set()
+        self.token_counts = {}
+        self.pending_search = None  # the searched event waiting for its found cards
+
+    # -- set-up -------------------------------------------------------------------------------
+
+    def setup(self):
+        s = self.scenario
+        for player in s["players"]:
+            if player.get("outside"):
+                raise Unsupported("cards outside the game: phase has no zone for them")
+            for zone in ("library", "hand", "graveyard"):
+                for card in player.get(zone) or []:
+                    if card.get("face_down"):
+                        raise Unsupported("face-down cards")
+        placements = []  # (owner, card entry, zone)
+        for player in s["players"]:
+            for zone in ("library", "hand", "graveyard"):
+                for card in player.get(zone) or []:
+                    placements.append((player["name"], card, zone))
+        for card in s.get("battlefield") or []:
+            placements.append((card["owner"], card, "battlefield"))
+        for card in s.get("exile") or []:
+            placements.append((card["owner"], card, "exile"))
+        for _, card, _ in placements:
+            definition = self.cards.get(card["card"])
+            if definition is None:
+                raise Unsupported(f"no definition of {card['card']}")
+            if definition.get("token"):
+                raise Unsupported(f"a {card['card']} token at set-up: phase's debug actions create tokens without abilities")
+            if card.get("gains_flashback"):
+                raise Unsupported("a card that gained flashback at set-up (Recoup, Snapcaster Mage): phase has no debug action that grants it")
+        self.engine = build_engine(s["cards"])
+        decks = {name: [] for name in self.players}
+        for owner, card, _ in placements:
+            decks[owner].append(card["card"])
+        # phase wants a card in every deck; a player with no cards gets none placed anywhere.
+        deck_args = [decks[name] or [] for name in self.players]
+        try:
+            game = self.engine.new_game(deck_args[0], deck_args[1],
+                                        extra_players=deck_args[2:] or None, seed=1)
+        except Exception as e:  # noqa: BLE001 - phase's own reason
+            raise Unsupported(f"phase can't start this game: {e}")
+        for _ in range(8):
+            waiting = game.waiting_for()
+            if waiting["type"] != "MulliganDecision":
+                break
+            for pending in waiting["data"]["pending"]:
+                game.apply(pending["player"], {"type": "MulliganDecision", "data": {"choice": {"type": "Keep"}}})
+        exported = game.state()
+        state = exported["state"]
+        objects = state["objects"]
+        # Match each placement to an object of that owner with that card name.
+        free = {}
+        for oid, obj in objects.items():
+            free.setdefault((obj["owner"], obj["name"]), []).append(int(oid))
+        for key in free:
+            free[key].sort()
+        zones = {name: {"library": [], "hand": [], "graveyard": []} for name in self.players}
+        exile, battlefield = [], []
+        for owner, card, zone in placements:
+            name = card["card"]
+            candidates = free.get((self.seat[owner], name)) or free.get((self.seat[owner], name.split(" // ")[0]))
+            if not candidates:
+                raise Unsupported(f"phase made no object for {name}")
+            oid = candidates.pop(0)
+            self.ids[oid] = card["id"]
+            self.objects[card["id"]] = oid
+            self.owner[card["id"]] = owner
+            if zone in ("library", "hand", "graveyard"):
+                zones[owner][zone].append(oid)
+                objects[str(oid)]["zone"] = zone.capitalize()
+            elif zone == "exile":
+                exile.append(oid)
+                objects[str(oid)]["zone"] = "Exile"
+            else:
+                battlefield.append((oid, card))
+                zones[owner]["library"].append(oid)  # put onto the battlefield after loading
+                objects[str(oid)]["zone"] = "Library"
+        for player in state["players"]:
+            name = self.players[player["id"]]
+            for zone in ("library", "hand", "graveyard"):
+                player[zone] = list(zones[name][zone])
+            life = self.scenario["players"][player["id"]].get("life")
+            if life is not None:
+                player["life"] = life
+        state["exile"] = exile
+        state["battlefield"] = []
+        state["debug_mode"] = True
+        state["format_config"]["allow_debug_actions"] = True
+        state["phase"] = "PreCombatMain"
+        state["active_player"] = 0
+        state["priority_player"] = 0
+        state["turn_number"] = 2
+        state["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
+        self.game = self.engine.load_game(exported)
+        for oid, card in battlefield:
+            self.apply(0, debug("MoveToZone", {"object_id": oid, "to_zone": "Battlefield", "simulate": False}), log=False)
+            controller = self.seat[card.get("controller") or card["owner"]]
+            if controller != self.seat[card["owner"]]:
+                self.apply(0, debug("SetController", {"object_id": oid, "controller": controller}), log=False)
+            self.apply(0, debug("SetSummoningSickness", {"object_id": oid, "sick": False}), log=False)
+        # battlefield cards were appended to libraries: put each library back in order
+        # (MoveToZone to the battlefield removed them from the library already).
+
+    # -- engine calls and the event log -------------------------------------------------------
+
+    def apply(self, actor, action, log=True):
+        try:
+            result = self.game.apply(actor, action)
+        except ValueError as e:
+            raise EngineRefused(str(e))
+        if log:
+            for event in result.events:
+                self.translate(event)
+        return result
+
+    def name_of(self, oid):
+        card = self.ids.get(oid)
+        if card is None:
+            raise Unsupported(f"phase made an object (#{oid}) this adapter can't name")
+        return card
+
+    def zone_name(self, zone, oid):
+        if zone in ("Library", "Hand", "Graveyard"):
+            return f"{self.owner[self.name_of(oid)]}.{zone.lower()}"
+        return {"Battlefield": "battlefield", "Exile": "exile", "Stack": "stack"}.get(zone) or zone.lower()
+
+    def log(self, event):
+        event["step"] = self.step
+        self.events.append(event)
+
+    def translate(self, event):
+        kind, data = event["type"], event.get("data") or {}
+        if kind == "SpellCast":
+            self.log({"event": "cast", "player": self.players[data["controller"]], "card": self.name_of(data["object_id"])})
+        elif kind == "ZoneChanged":
+            oid = data["object_id"]
+            if oid not in self.ids:
+                return
+            self.log({"event": "moved", "card": self.name_of(oid),
+                      "from": self.zone_name(data["from"], oid), "to": self.zone_name(data["to"], oid)})
+        elif kind == "PlayerPerformedAction":
+            action, who = data["action"], self.players[data["player_id"]]
+            if action == "SearchedLibrary":
+                event = {"event": "searched", "player": who, "zones": [], "found": []}
+                self.pending_search = event
+                self.log(event)
+            elif action == "ShuffledLibrary":
+                self.log({"event": "shuffled", "library": who})
+        elif kind == "CardsRevealed":
+            cards = [self.name_of(c) for c in data.get("card_ids") or []]
+            if cards:
+                self.log({"event": "revealed", "player": self.players[data["player"]], "cards": cards})
+        elif kind == "LifeChanged":
+            amount = data.get("amount", 0)
+            who = self.players[data["player_id"]]
+            if amount < 0:
+                self.log({"event": "lost_life", "player": who, "amount": -amount})
+            elif amount > 0:
+                self.log({"event": "gained_life", "player": who, "amount": amount})
+        elif kind == "Discarded":
+            self.log({"event": "discarded", "player": self.players[data["player_id"]], "card": self.name_of(data["object_id"])})
+        elif kind == "PermanentSacrificed":
+            self.log({"event": "sacrificed", "player": self.players[data["player_id"]], "card": self.name_of(data["object_id"])})
+        elif kind == "CounterAdded":
+            if data.get("counter_type") in ("P1P1", "Plus1Plus1", {"type": "P1P1"}):
+                self.log({"event": "counters", "card": self.name_of(data["object_id"]), "count": data.get("count", 1)})
+        elif kind == "TokenCreated":
+            self.created_token(data)
+
+    def created_token(self, data):
+        oid = data["object_id"]
+        obj = self.game.object(oid)
+        token = (obj.get("name") or "token").lower().replace(" ", "-")
+        self.token_counts[token] = self.token_counts.get(token, 0) + 1
+        card = f"{token}-token-{self.token_counts[token]}"
+        self.ids[oid] = card
+        self.objects[card] = oid
+        self.owner[card] = self.players[obj["owner"]]
+        self.log({"event": "created", "player": self.players[obj["controller"]], "card": card, "token": obj.get("name")})
+
+
+class EngineRefused(Exception):
+    """phase rejected an action."""
+
+
+def _run_methods():
+    """Steps, prompts and the outcome (kept apart from set-up for reading)."""
+
+
+class Play(Run):
+    # -- priority -----------------------------------------------------------------------------
+
+    def waiting(self):
+        return self.game.waiting_for()
+
+    def give_priority(self, seat):
+        """Passes priority around until `seat` holds it (never all the way round)."""
+        for _ in range(len(self.players)):
+            waiting = self.waiting()
+            if waiting["type"] != "Priority":
+                raise Unsupported(f"phase waits for {waiting['type']} where a step needs priority")
+            holder = waiting["data"]["player"]
+            if holder == seat:
+                return
+            self.apply(holder, {"type": "PassPriority"})
+        raise Unsupported("phase never gave priority to the player a step names")
+
+    def add_mana(self, seat):
+        self.apply(seat, debug("AddMana", {"player_id": seat, "mana": [m for m in MANA_TYPES for _ in range(12)]}), log=False)
+
+    def stack_size(self):
+        return len(self.game.stack())
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def run_steps(self):
+        for index, step in enumerate(self.scenario["steps"]):
+            self.step = index
+            if step == "resolve":
+                self.resolve_top()
+            elif step == "resolve_all":
+                while self.stack_size():
+                    self.resolve_top()
+            elif isinstance(step, dict) and "cast" in step:
+                self.cast(step["cast"])
+            elif isinstance(step, dict) and "draw" in step:
+                self.draw(step["draw"])
+            elif isinstance(step, dict) and "dies" in step:
+                self.outside_move(step["dies"], "Graveyard")
+            elif isinstance(step, dict) and "exile" in step:
+                self.outside_move(step["exile"], "Exile")
+            elif isinstance(step, dict) and "to_graveyard" in step:
+                self.outside_move(step["to_graveyard"], "Graveyard")
+            else:
+                name = step if isinstance(step, str) else next(iter(step))
+                raise Unsupported(f"the adapter can't carry out a '{name}' step in phase")
+
+    def cards_of(self, spec):
+        if isinstance(spec, str):
+            return [spec]
+        if isinstance(spec, list):
+            return spec
+        for key in ("card", "cards"):
+            if key in spec:
+                return self.cards_of(spec[key])
+        raise Unsupported(f"step shape {spec}")
+
+    def outside_move(self, spec, zone):
+        for card in self.cards_of(spec):
+            oid = self.objects[card]
+            self.apply(0, debug("MoveToZone", {"object_id": oid, "to_zone": zone, "simulate": True}))
+        self.settle()
+
+    def draw(self, spec):
+        player = spec["player"] if isinstance(spec, dict) else spec
+        count = spec.get("count", 1) if isinstance(spec, dict) else 1
+        self.apply(self.seat[player], debug("DrawCards", {"player_id": self.seat[player], "count": count}))
+        self.settle()
+
+    def cast(self, spec):
+        if spec.get("x") is not None or spec.get("face") or spec.get("flashback") or spec.get("discard") or spec.get("reveal"):
+            raise Unsupported("casting with x, a split face, flashback or an additional cost isn't driven yet")
+        seat = self.seat[spec["player"]]
+        self.give_priority(seat)
+        self.add_mana(seat)
+        oid = self.objects[spec["card"]]
+        options = [a for a in self.game.actions() if a.kind == "CastSpell" and a.data.get("object_id") == oid]
+        if not options:
+            raise Unsupported(f"phase offers no way for {spec['player']} to cast {spec['card']} here")
+        self.apply(seat, options[0])
+        self.targets = [self.objects.get(t, t) for t in spec.get("targets") or []]
+        self.settle(cast_targets=spec.get("targets") or [])
+
+    def resolve_top(self):
+        before = self.stack_size()
+        if before == 0:
+            raise Unsupported("a resolve step with an empty stack in phase")
+        for _ in range(4 * len(self.players) + 4):
+            waiting = self.waiting()
+            if waiting["type"] == "Priority":
+                if self.stack_size() < before:
+                    return
+                self.apply(waiting["data"]["player"], {"type": "PassPriority"})
+            else:
+                self.answer(waiting)
+            if self.waiting()["type"] == "Priority" and self.stack_size() < before:
+                self.settle()
+                return
+        raise Unsupported("phase did not resolve the top of the stack")
+
+    # -- prompts ------------------------------------------------------------------------------
+
+    def settle(self, cast_targets=()):
+        """Answers phase's prompts until it waits for priority again."""
+        for _ in range(50):
+            waiting = self.waiting()
+            if waiting["type"] == "Priority":
+                return
+            self.answer(waiting, cast_targets)
+        raise Unsupported("phase kept prompting")
+
+    def next_decision(self, kind, player):
+        for index, decision in enumerate(self.scenario.get("decisions") or []):
+            if index in self.used_decisions or kind not in decision:
+                continue
+            if decision[kind].get("player") == player:
+                self.used_decisions.add(index)
+                return index, decision[kind]
+        return None, None
+
+    def answer(self, waiting, cast_targets=()):
+        kind, data = waiting["type"], waiting.get("data") or {}
+        actions = self.game.actions()
+        if kind == "SearchChoice":
+            seat = data["player"]
+            who = self.players[seat]
+            offered = [self.name_of(c) for c in data["cards"]]
+            sizes = [len(a.data["cards"]) for a in actions if a.kind == "SelectCards"]
+            offer = {"step": self.step, "player": who, "decision": "search", "cards": offered,
+                     "min": min(sizes) if sizes else 0, "max": max(sizes) if sizes else 0}
+            self.offers.append(offer)
+            index, decision = self.next_decision("search", who) if self.scripted else (None, None)
+            if decision is not None:
+                wanted = sorted(self.objects[c] for c in decision["find"])
+                choice = [a for a in actions if a.kind == "SelectCards" and sorted(a.data["cards"]) == wanted]
+                if not choice:
+                    raise NoSuchChoice(index, {k: v for k, v in offer.items() if k != "step"} | {"step": self.step},
+                                       f"phase offers no selection of exactly {decision['find']}")
+                action = choice[0]
+            else:
+                action = actions[0]
+            if self.pending_search is not None:
+                self.pending_search["zones"] = [f"{self.players[data['library_owner']]}.library"]
+                self.pending_search["found"] = [self.name_of(c) for c in action.data["cards"]]
+                self.pending_search = None
+            self.apply(seat, action)
+            return
+        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet: {json.dumps(data)[:200]}")
+
+    # -- outcome ------------------------------------------------------------------------------
+
+    def outcome(self):
+        zones = {}
+        life = {}
+        for seat, name in enumerate(self.players):
+            player = self.game.player(seat)
+            life[name] = player["life"]
+            for zone in ("library", "hand", "graveyard"):
+                cards = [self.name_of(o) for o in player[zone]]
+                if cards:
+                    zones[f"{name}.{zone}"] = cards
+        battlefield = [self.name_of(o["id"]) for o in self.game.battlefield()]
+        exile = [self.name_of(o["id"]) for o in self.game.exile()]
+        stack = [self.stack_entry_name(e) for e in reversed(self.game.stack())]
+        for zone, cards in (("battlefield", battlefield), ("exile", exile), ("stack", stack)):
+            if cards:
+                zones[zone] = cards
+        counters = {}
+        for obj in self.game.battlefield():
+            count = sum(v for k, v in (obj.get("counters") or {}).items() if "P1P1" in str(k) or "Plus" in str(k))
+            if count:
+                counters[self.name_of(obj["id"])] = count
+        return {"zones": zones, "known": {}, "life": life, "counters": counters, "events": self.events}
+
+    def stack_entry_name(self, entry):
+        oid = entry.get("id") or entry.get("object_id")
+        if oid in self.ids:
+            return self.ids[oid]
+        source = entry.get("source_id")
+        if source in self.ids:
+            return f"ability:{self.ids[source]}"
+        raise Unsupported(f"a stack entry this adapter can't name: {json.dumps(entry)[:200]}")
+
+
+def handle_run(message):
+    run = Play(message["scenario"], message.get("mode", "scripted"))
+    run.setup()
+    run.run_steps()
+    return run.outcome(), run.offers
+
+
+def main():
+    for line in sys.stdin:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "start":
+            send({"type": "hello", "protocol": 2,
+                  "engine": {"name": "phase.rs (phase-python)", "version": ENGINE_VERSION},
+                  "supports": {"players": [2, 3, 4], "cards": "any", "features": FEATURES,
+                               "observables": OBSERVABLES, "offers": True}})
+        elif kind == "run":
+            seq = message["seq"]
+            try:
+                outcome, offers = handle_run(message)
+                send({"type": "result", "seq": seq, "outcome": outcome, "offered": offers})
+            except Unsupported as e:
+                send({"type": "unsupported", "seq": seq, "reason": str(e)})
+            except NoSuchChoice as e:
+                send({"type": "no_such_choice", "seq": seq, "decision": e.decision, "offered": e.offered, "message": e.message})
+            except Exception as e:  # noqa: BLE001 - reported, the next scenario still runs
+                send({"type": "error", "seq": seq, "message": f"{type(e).__name__}: {e}"})
+        elif kind == "stop":
+            break
+
+
+if __name__ == "__main__":
+    main()
