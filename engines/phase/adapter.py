@@ -58,7 +58,7 @@ def send(message):
 
 COLOR_LETTERS = "WUBRG"
 MANA_TYPES = ["White", "Blue", "Black", "Red", "Green", "Colorless"]
-KEYWORD_LINE = re.compile(r"^[A-Z][a-z]+(?:[ -][a-z]+)?(?: (?:\{[^}]*\})+| \d+| X)?$")
+KEYWORD_LINE = re.compile(r"^[A-Za-z][a-z]+(?:[ -][a-z]+)?(?: (?:\{[^}]*\})+| \d+| X)?$")
 
 
 def mtgjson_keywords(oracle):
@@ -156,6 +156,11 @@ def build_faces(card):
 
 
 ENGINE_CACHE = {}
+# A vanilla card each deck gets so that phase starts a game for a player with no cards; it is
+# deleted from the state before the game is loaded.
+PLACEHOLDER = {"name": "Mtg Oracle Placeholder", "manaCost": "", "type": "Artifact", "types": ["Artifact"],
+               "subtypes": [], "supertypes": [], "text": "", "layout": "normal", "identifiers": {},
+               "colorIdentity": [], "colors": [], "manaValue": 0}
 
 
 def build_engine(cards):
@@ -170,6 +175,7 @@ def build_engine(cards):
             raise Unsupported(f"phase's parser leaves part of {card['name']} unimplemented: " + "; ".join(missing))
         for face in faces:
             database[face["name"].lower()] = face
+    database[PLACEHOLDER["name"].lower()] = phase.build_oracle_face(PLACEHOLDER, None)
     engine = phase.Engine.from_json(json.dumps(database))
     ENGINE_CACHE[key] = engine
     return engine
@@ -224,19 +230,21 @@ class Run:
             definition = self.cards.get(card["card"])
             if definition is None:
                 raise Unsupported(f"no definition of {card['card']}")
-            if definition.get("token"):
-                raise Unsupported(f"a {card['card']} token at set-up: phase's debug actions create tokens without abilities")
+            if definition.get("token") and card not in (s.get("battlefield") or []):
+                raise Unsupported(f"a {card['card']} token outside the battlefield at set-up")
             if card.get("gains_flashback"):
                 raise Unsupported("a card that gained flashback at set-up (Recoup, Snapcaster Mage): phase has no debug action that grants it")
         self.engine = build_engine(s["cards"])
         decks = {name: [] for name in self.players}
         for owner, card, _ in placements:
             decks[owner].append(card["card"])
-        # phase wants a card in every deck; a player with no cards gets none placed anywhere.
-        deck_args = [decks[name] or [] for name in self.players]
+        # phase wants a card in every deck: each deck gets one placeholder card, removed from the
+        # state before the game is loaded (it is never in any zone).
+        deck_args = [decks[name] + [PLACEHOLDER["name"]] for name in self.players]
         try:
             game = self.engine.new_game(deck_args[0], deck_args[1],
-                                        extra_players=deck_args[2:] or None, seed=1)
+                                        extra_players=deck_args[2:] or None, seed=1,
+                                        format="Standard" if len(self.players) == 2 else "FreeForAll")
         except Exception as e:  # noqa: BLE001 - phase's own reason
             raise Unsupported(f"phase can't start this game: {e}")
         for _ in range(8):
@@ -272,6 +280,8 @@ class Run:
                 exile.append(oid)
                 objects[str(oid)]["zone"] = "Exile"
             else:
+                if self.cards[name].get("token"):
+                    objects[str(oid)]["is_token"] = True
                 battlefield.append((oid, card))
                 zones[owner]["library"].append(oid)  # put onto the battlefield after loading
                 objects[str(oid)]["zone"] = "Library"
@@ -282,6 +292,8 @@ class Run:
             life = self.scenario["players"][player["id"]].get("life")
             if life is not None:
                 player["life"] = life
+        for oid in [oid for oid, obj in objects.items() if obj["name"] == PLACEHOLDER["name"]]:
+            del objects[oid]
         state["exile"] = exile
         state["battlefield"] = []
         state["debug_mode"] = True
@@ -535,7 +547,68 @@ class Play(Run):
                 self.pending_search = None
             self.apply(seat, action)
             return
-        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet: {json.dumps(data)[:200]}")
+        if kind in ("TargetSelection", "TriggerTargetSelection"):
+            self.choose_targets(kind, data, actions, cast_targets)
+            return
+        if kind == "OptionalEffectChoice":
+            seat = data["player"]
+            who = self.players[seat]
+            self.offers.append({"step": self.step, "player": who, "decision": "may", "cards": []})
+            index, decision = self.next_decision("may", who) if self.scripted else (None, None)
+            accept = decision["accept"] if decision is not None else True
+            choice = [a for a in actions if a.kind == "DecideOptionalEffect" and a.data.get("accept") == accept]
+            if not choice:
+                raise NoSuchChoice(index, {"step": self.step, "player": who, "decision": "may", "cards": []},
+                                   f"phase offers no answer accept={accept}")
+            self.apply(seat, choice[0])
+            return
+        if kind == "OrderTriggers":
+            # The oracle scripts no trigger order: phase's first offered order.
+            self.apply(data["player"], actions[0])
+            return
+        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet: {json.dumps(data)[:1500]} ACTIONS {[(a.kind, a.data) for a in actions][:10]}")
+
+    def choose_targets(self, kind, data, actions, cast_targets):
+        seat = data["player"]
+        who = self.players[seat]
+        if kind == "TargetSelection":
+            wanted = list(cast_targets)
+        else:
+            index, decision = self.next_decision("targets", who) if self.scripted else (None, None)
+            wanted = list(decision["targets"]) if decision is not None else None
+        for _ in range(8):
+            actions = [a for a in self.game.actions()]
+            waiting = self.waiting()
+            if waiting["type"] != kind:
+                return
+            targets = [a for a in actions if a.kind == "ChooseTarget"]
+            if wanted is None or not wanted:
+                pick = targets[0] if (wanted is None and targets) else None
+                if pick is None:
+                    others = [a for a in actions if a.kind not in ("ChooseTarget", "CancelCast")]
+                    if not others:
+                        raise Unsupported(f"phase's {kind} has no way to finish: {[(a.kind, a.data) for a in actions]}")
+                    pick = others[0]
+            else:
+                target = wanted.pop(0)
+                if target in self.seat:
+                    ref = {"Player": self.seat[target]}
+                else:
+                    ref = {"Object": self.objects.get(target)}
+                match = [a for a in targets if a.data.get("target") == ref]
+                if not match:
+                    raise Unsupported(f"phase does not offer {target} as a target (it offers "
+                                      f"{[self.target_name(a.data.get('target')) for a in targets]})")
+                pick = match[0]
+            self.apply(seat, pick)
+        raise Unsupported(f"phase's {kind} did not end")
+
+    def target_name(self, ref):
+        if isinstance(ref, dict) and "Player" in ref:
+            return self.players[ref["Player"]]
+        if isinstance(ref, dict) and "Object" in ref:
+            return self.ids.get(ref["Object"], f"#{ref['Object']}")
+        return str(ref)
 
     # -- outcome ------------------------------------------------------------------------------
 
