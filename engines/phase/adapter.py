@@ -17,12 +17,15 @@ come from outside the scenario). Everything the outcome reports comes from phase
 its prompts (the cards a `SearchChoice` offers, and the ones selected) and its final zones.
 """
 import json
+import os
 import re
 import sys
+import uuid
 
 import phase
 
 ENGINE_VERSION = "0.103.0"
+TRACE = int(os.environ.get("PHASE_ADAPTER_TRACE", "0"))  # >0: log phase's events to stderr
 
 # Observables (protocol 2) phase reports. It has no per-player knowledge of hidden cards (`known`),
 # does not say when a search was limited to the top of a library (`library_top`), logs no "looked
@@ -136,9 +139,11 @@ def build_faces(card):
     if key in FACE_CACHE:
         return FACE_CACHE[key]
     if card.get("split"):
+        # phase joins the halves of a split card by their Scryfall oracle id: a stable made-up one.
+        oracle_id = str(uuid.uuid5(uuid.NAMESPACE_URL, "mtg-oracle-card:" + card["name"]))
         faces = []
         for index, half in enumerate(card["split"]):
-            face = phase.build_oracle_face_multi(mtgjson_card(half, "split"), None)
+            face = phase.build_oracle_face_multi(mtgjson_card(half, "split"), oracle_id)
             face = dict(face)
             face["layout"] = "split"
             face["face_index"] = index
@@ -205,6 +210,7 @@ class Run:
         self.used_decisions = set()
         self.token_counts = {}
         self.pending_search = None  # the searched event waiting for its found cards
+        self.triggers = {}  # phase stack entry id -> its triggered event
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -289,6 +295,7 @@ class Run:
             name = self.players[player["id"]]
             for zone in ("library", "hand", "graveyard"):
                 player[zone] = list(zones[name][zone])
+            player["graveyard"].reverse()  # phase keeps a graveyard's top card last
             life = self.scenario["players"][player["id"]].get("life")
             if life is not None:
                 player["life"] = life
@@ -320,10 +327,39 @@ class Run:
             result = self.game.apply(actor, action)
         except ValueError as e:
             raise EngineRefused(str(e))
+        if TRACE:
+            sys.stderr.write(f"APPLY {actor} {action if isinstance(action, dict) else (action.kind, action.data)}\n")
+            for event in result.events:
+                sys.stderr.write(f"   EV {json.dumps(event)[:TRACE]}\n")
         if log:
             for event in result.events:
                 self.translate(event)
+            self.watch_stack()
         return result
+
+    def watch_stack(self):
+        """Logs a `triggered` event for every triggered ability phase put on the stack (phase
+        emits no event for some of them, so the stack is read after each action), with the
+        targets phase records on it."""
+        stack = self.game.stack()
+        for entry in stack:  # bottom first
+            kind = entry.get("kind") or {}
+            if kind.get("type") != "TriggeredAbility":
+                continue
+            data = kind.get("data") or {}
+            targets = [self.target_name(t) for t in (data.get("ability") or {}).get("targets") or []]
+            event = self.triggers.get(entry["id"])
+            if event is None:
+                source = data.get("source_id", entry.get("source_id"))
+                event = {"event": "triggered", "source": self.name_of(source),
+                         "controller": self.players[entry["controller"]]}
+                trigger = data.get("trigger_event") or {}
+                if trigger.get("type") in ("PlayerPerformedAction", "Cycled", "Discarded", "PermanentSacrificed"):
+                    event["player"] = self.players[(trigger.get("data") or {})["player_id"]]
+                self.triggers[entry["id"]] = event
+                self.log(event)
+            if targets:
+                event["targets"] = targets
 
     def name_of(self, oid):
         card = self.ids.get(oid)
@@ -620,6 +656,8 @@ class Play(Run):
             life[name] = player["life"]
             for zone in ("library", "hand", "graveyard"):
                 cards = [self.name_of(o) for o in player[zone]]
+                if zone == "graveyard":
+                    cards.reverse()  # phase keeps a graveyard's top card last
                 if cards:
                     zones[f"{name}.{zone}"] = cards
         battlefield = [self.name_of(o["id"]) for o in self.game.battlefield()]
