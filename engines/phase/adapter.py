@@ -211,6 +211,9 @@ class Run:
         self.token_counts = {}
         self.pending_search = None  # the searched event waiting for its found cards
         self.triggers = {}  # phase stack entry id -> its triggered event
+        self.cost_choices = {}  # the current step's cost choices (x, sacrifice, discard)
+        self.activating, self.activating_name = None, None  # the ability a step activates
+        self.actor = 0
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -269,7 +272,7 @@ class Run:
         for key in free:
             free[key].sort()
         zones = {name: {"library": [], "hand": [], "graveyard": []} for name in self.players}
-        exile, battlefield = [], []
+        exile, battlefield, token_permanents = [], [], []
         for owner, card, zone in placements:
             name = card["card"]
             candidates = free.get((self.seat[owner], name)) or free.get((self.seat[owner], name.split(" // ")[0]))
@@ -285,9 +288,14 @@ class Run:
             elif zone == "exile":
                 exile.append(oid)
                 objects[str(oid)]["zone"] = "Exile"
+            elif self.cards[name].get("token"):
+                # phase moves no token out of a library (111.8), so a token starts on the
+                # battlefield by being written there.
+                objects[str(oid)]["is_token"] = True
+                objects[str(oid)]["zone"] = "Battlefield"
+                objects[str(oid)]["controller"] = self.seat[card.get("controller") or owner]
+                token_permanents.append(oid)
             else:
-                if self.cards[name].get("token"):
-                    objects[str(oid)]["is_token"] = True
                 battlefield.append((oid, card))
                 zones[owner]["library"].append(oid)  # put onto the battlefield after loading
                 objects[str(oid)]["zone"] = "Library"
@@ -302,7 +310,7 @@ class Run:
         for oid in [oid for oid, obj in objects.items() if obj["name"] == PLACEHOLDER["name"]]:
             del objects[oid]
         state["exile"] = exile
-        state["battlefield"] = []
+        state["battlefield"] = token_permanents
         state["debug_mode"] = True
         state["format_config"]["allow_debug_actions"] = True
         state["phase"] = "PreCombatMain"
@@ -323,6 +331,7 @@ class Run:
     # -- engine calls and the event log -------------------------------------------------------
 
     def apply(self, actor, action, log=True):
+        self.actor = actor
         try:
             result = self.game.apply(actor, action)
         except ValueError as e:
@@ -380,8 +389,17 @@ class Run:
         kind, data = event["type"], event.get("data") or {}
         if kind == "SpellCast":
             self.log({"event": "cast", "player": self.players[data["controller"]], "card": self.name_of(data["object_id"])})
+        elif kind == "AbilityActivated":
+            source = data["source_id"]
+            if source == self.activating:
+                self.log({"event": "activated", "player": self.players[self.actor], "card": self.name_of(source),
+                          "ability": self.activating_name})
+            else:
+                raise Unsupported(f"phase activated an ability of {self.ids.get(source, source)} no step asked for")
         elif kind == "ZoneChanged":
             oid = data["object_id"]
+            if data.get("from") is None:
+                return  # a token created on the battlefield: its `created` event
             if oid not in self.ids:
                 return
             self.log({"event": "moved", "card": self.name_of(oid),
@@ -471,6 +489,8 @@ class Play(Run):
                     self.resolve_top()
             elif isinstance(step, dict) and "cast" in step:
                 self.cast(step["cast"])
+            elif isinstance(step, dict) and "activate" in step:
+                self.activate(step["activate"])
             elif isinstance(step, dict) and "draw" in step:
                 self.draw(step["draw"])
             elif isinstance(step, dict) and "dies" in step:
@@ -506,8 +526,6 @@ class Play(Run):
         self.settle()
 
     def cast(self, spec):
-        if spec.get("x") is not None or spec.get("face") or spec.get("flashback") or spec.get("discard") or spec.get("reveal"):
-            raise Unsupported("casting with x, a split face, flashback or an additional cost isn't driven yet")
         seat = self.seat[spec["player"]]
         self.give_priority(seat)
         self.add_mana(seat)
@@ -515,9 +533,34 @@ class Play(Run):
         options = [a for a in self.game.actions() if a.kind == "CastSpell" and a.data.get("object_id") == oid]
         if not options:
             raise Unsupported(f"phase offers no way for {spec['player']} to cast {spec['card']} here")
+        self.cost_choices = {"x": spec.get("x"), "discard": spec.get("discard"), "reveal": spec.get("reveal"),
+                             "face": spec.get("face"), "flashback": spec.get("flashback")}
         self.apply(seat, options[0])
-        self.targets = [self.objects.get(t, t) for t in spec.get("targets") or []]
         self.settle(cast_targets=spec.get("targets") or [])
+        self.cost_choices = {}
+
+    def activate(self, spec):
+        seat = self.seat[spec["player"]]
+        self.give_priority(seat)
+        self.add_mana(seat)
+        oid = self.objects[spec["card"]]
+        options = sorted((a for a in self.game.actions() if a.kind == "ActivateAbility" and a.data.get("source_id") == oid),
+                         key=lambda a: a.data["ability_index"])
+        if not options:
+            raise Unsupported(f"phase offers no ability of {spec['card']} to activate here")
+        action = options[0]
+        if len(options) > 1:
+            abilities = self.game.object(oid).get("abilities") or []
+            named = [a for a in options
+                     if spec["ability"].lower() in (abilities[a.data["ability_index"]].get("description") or "").lower()]
+            if len(named) != 1:
+                raise Unsupported(f"can't tell which of phase's abilities of {spec['card']} is '{spec['ability']}'")
+            action = named[0]
+        self.cost_choices = {"x": spec.get("x"), "sacrifice": spec.get("sacrifice"), "discard": spec.get("discard")}
+        self.activating, self.activating_name = oid, spec["ability"]
+        self.apply(seat, action)
+        self.settle()
+        self.cost_choices = {}
 
     def resolve_top(self):
         before = self.stack_size()
@@ -598,11 +641,28 @@ class Play(Run):
                                    f"phase offers no answer accept={accept}")
             self.apply(seat, choice[0])
             return
+        if kind == "ChooseXValue":
+            x = self.cost_choices.get("x")
+            if x is None:
+                raise Unsupported("phase asks for X where the scenario gives none")
+            self.apply(data["player"], {"type": "ChooseX", "data": {"value": x}})
+            return
+        if kind == "PayCost":
+            cost = (data.get("kind") or {}).get("type")
+            wanted = self.cost_choices.get({"Sacrifice": "sacrifice", "Discard": "discard"}.get(cost, ""))
+            if wanted is None:
+                raise Unsupported(f"phase asks for a {cost} cost the step doesn't pay: {json.dumps(data)[:300]}")
+            wanted = sorted(self.objects[c] for c in self.cards_of(wanted))
+            choice = [a for a in actions if a.kind == "SelectCards" and sorted(a.data["cards"]) == wanted]
+            if not choice:
+                raise Unsupported(f"phase does not let the cost be paid with {wanted}: {[(a.kind, a.data) for a in actions]}")
+            self.apply(data["player"], choice[0])
+            return
         if kind == "OrderTriggers":
             # The oracle scripts no trigger order: phase's first offered order.
             self.apply(data["player"], actions[0])
             return
-        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet: {json.dumps(data)[:1500]} ACTIONS {[(a.kind, a.data) for a in actions][:10]}")
+        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet (step {self.step}): {json.dumps(data)[:1500]} ACTIONS {[(a.kind, a.data) for a in actions][:10]}")
 
     def choose_targets(self, kind, data, actions, cast_targets):
         seat = data["player"]
