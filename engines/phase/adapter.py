@@ -388,7 +388,12 @@ class Run:
     def translate(self, event):
         kind, data = event["type"], event.get("data") or {}
         if kind == "SpellCast":
-            self.log({"event": "cast", "player": self.players[data["controller"]], "card": self.name_of(data["object_id"])})
+            self.log(self.cast_event(data))
+        elif kind == "XValueChosen":
+            for event in reversed(self.events):
+                if event["event"] == "cast" and event["card"] == self.ids.get(data["object_id"]):
+                    event["x"] = data["value"]
+                    break
         elif kind == "AbilityActivated":
             source = data["source_id"]
             if source == self.activating:
@@ -432,6 +437,36 @@ class Run:
                 self.log({"event": "counters", "card": self.name_of(data["object_id"]), "count": data.get("count", 1)})
         elif kind == "TokenCreated":
             self.created_token(data)
+
+    def cast_event(self, data):
+        """A `cast` event from phase's SpellCast and the spell's stack entry (its casting variant,
+        and for a split card the half phase put on the stack)."""
+        oid = data["object_id"]
+        card = self.name_of(oid)
+        event = {"event": "cast", "player": self.players[data["controller"]], "card": card}
+        entry = next((e for e in self.game.stack() if e["id"] == oid), None)
+        variant = (((entry or {}).get("kind") or {}).get("data") or {}).get("casting_variant")
+        if variant == "Flashback":
+            event["flashback"] = True
+        definition = self.definition_of(card)
+        if definition is not None and definition.get("split"):
+            if variant == "Fuse":
+                event["face"] = "both"
+            else:
+                event["face"] = self.game.object(oid)["name"]
+        return event
+
+    def definition_of(self, card):
+        for collection in (self.scenario["players"],):
+            for player in collection:
+                for zone in ("library", "hand", "graveyard"):
+                    for entry in player.get(zone) or []:
+                        if entry["id"] == card:
+                            return self.cards.get(entry["card"])
+        for entry in (self.scenario.get("battlefield") or []) + (self.scenario.get("exile") or []):
+            if entry["id"] == card:
+                return self.cards.get(entry["card"])
+        return None
 
     def created_token(self, data):
         oid = data["object_id"]
@@ -563,20 +598,19 @@ class Play(Run):
         self.cost_choices = {}
 
     def resolve_top(self):
-        before = self.stack_size()
-        if before == 0:
+        """Every player passes in turn until the top object of the stack has left it."""
+        stack = self.game.stack()
+        if not stack:
             raise Unsupported("a resolve step with an empty stack in phase")
-        for _ in range(4 * len(self.players) + 4):
+        top = stack[-1]["id"]
+        for _ in range(6 * len(self.players) + 6):
             waiting = self.waiting()
             if waiting["type"] == "Priority":
-                if self.stack_size() < before:
+                if all(entry["id"] != top for entry in self.game.stack()):
                     return
                 self.apply(waiting["data"]["player"], {"type": "PassPriority"})
             else:
                 self.answer(waiting)
-            if self.waiting()["type"] == "Priority" and self.stack_size() < before:
-                self.settle()
-                return
         raise Unsupported("phase did not resolve the top of the stack")
 
     # -- prompts ------------------------------------------------------------------------------
@@ -641,6 +675,30 @@ class Play(Run):
                                    f"phase offers no answer accept={accept}")
             self.apply(seat, choice[0])
             return
+        if kind == "ModalFaceChoice":
+            face = self.cost_choices.get("face")
+            definition = self.definition_of(self.ids.get(data["object_id"]))
+            if not face or not definition or not definition.get("split"):
+                raise Unsupported(f"phase asks which face to cast where the step names none: {json.dumps(data)[:200]}")
+            halves = [h["name"] for h in definition["split"]]
+            if face not in halves:
+                raise Unsupported(f"phase can't cast '{face}' of {definition['name']} on its own")
+            self.apply(data["player"], {"type": "ChooseModalFace", "data": {"back_face": halves.index(face) == 1}})
+            return
+        if kind == "CastingVariantChoice":
+            face = self.cost_choices.get("face")
+            definition = self.definition_of(self.ids.get(data["object_id"]))
+            options = data.get("options") or []
+            if face and definition and definition.get("split"):
+                halves = [h["name"] for h in definition["split"]]
+                want = ("Fuse", None) if face == "both" else ("Normal", ["Left", "Right"][halves.index(face)] if face in halves else None)
+            else:
+                want = ("Flashback", None) if self.cost_choices.get("flashback") else ("Normal", None)
+            for index, option in enumerate(options):
+                if option.get("variant") == want[0] and (want[1] is None or option.get("face") == want[1]):
+                    self.apply(data["player"], {"type": "ChooseCastingVariant", "data": {"index": index}})
+                    return
+            raise Unsupported(f"phase offers no {want} casting of {definition['name'] if definition else '?'}: {options}")
         if kind == "ChooseXValue":
             x = self.cost_choices.get("x")
             if x is None:
