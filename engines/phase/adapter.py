@@ -33,7 +33,10 @@ TRACE = int(os.environ.get("PHASE_ADAPTER_TRACE", "0"))  # >0: log phase's event
 # it was searched from is not logged as a move either.
 OBSERVABLES = []
 
-FEATURES = ["hypothetical-card", "step-dies", "step-exile", "step-to-graveyard"]
+# `step-exile` and `step-to-graveyard` are left out: phase could only do them by a debug move that
+# skips leave-the-battlefield effects. A `dies` step kills the creature through phase's own
+# state-based actions instead.
+FEATURES = ["hypothetical-card", "step-dies"]
 
 
 class Unsupported(Exception):
@@ -214,6 +217,7 @@ class Run:
         self.cost_choices = {}  # the current step's cost choices (x, sacrifice, discard)
         self.activating, self.activating_name = None, None  # the ability a step activates
         self.actor = 0
+        self.x_chosen = {}  # object id -> X phase reported before the spell was cast
 
     # -- set-up -------------------------------------------------------------------------------
 
@@ -390,6 +394,7 @@ class Run:
         if kind == "SpellCast":
             self.log(self.cast_event(data))
         elif kind == "XValueChosen":
+            self.x_chosen[data["object_id"]] = data["value"]
             for event in reversed(self.events):
                 if event["event"] == "cast" and event["card"] == self.ids.get(data["object_id"]):
                     event["x"] = data["value"]
@@ -448,10 +453,12 @@ class Run:
         variant = (((entry or {}).get("kind") or {}).get("data") or {}).get("casting_variant")
         if variant == "Flashback":
             event["flashback"] = True
+        if oid in self.x_chosen:
+            event["x"] = self.x_chosen.pop(oid)
         definition = self.definition_of(card)
         if definition is not None and definition.get("split"):
             if variant == "Fuse":
-                event["face"] = "both"
+                event["face"] = definition["name"]
             else:
                 event["face"] = self.game.object(oid)["name"]
         return event
@@ -529,11 +536,7 @@ class Play(Run):
             elif isinstance(step, dict) and "draw" in step:
                 self.draw(step["draw"])
             elif isinstance(step, dict) and "dies" in step:
-                self.outside_move(step["dies"], "Graveyard")
-            elif isinstance(step, dict) and "exile" in step:
-                self.outside_move(step["exile"], "Exile")
-            elif isinstance(step, dict) and "to_graveyard" in step:
-                self.outside_move(step["to_graveyard"], "Graveyard")
+                self.dies(step["dies"])
             else:
                 name = step if isinstance(step, str) else next(iter(step))
                 raise Unsupported(f"the adapter can't carry out a '{name}' step in phase")
@@ -548,10 +551,22 @@ class Play(Run):
                 return self.cards_of(spec[key])
         raise Unsupported(f"step shape {spec}")
 
-    def outside_move(self, spec, zone):
+    def dies(self, spec):
+        """A creature dies from outside the scenario: its toughness becomes 0 and phase's own
+        state-based actions put it into the graveyard (704.5f) as the next player gets priority, with everything that follows a
+        real death (leaves-the-battlefield effects, dies triggers). phase's debug move skips
+        those, so it isn't used, and a non-creature can't die this way."""
         for card in self.cards_of(spec):
             oid = self.objects[card]
-            self.apply(0, debug("MoveToZone", {"object_id": oid, "to_zone": zone, "simulate": True}))
+            if "Creature" not in ((self.game.object(oid).get("card_types") or {}).get("core_types") or []):
+                raise Unsupported(f"{card} isn't a creature: phase can only move it by a debug action that skips leave-the-battlefield effects")
+            self.apply(0, debug("SetBasePowerToughness", {"object_id": oid, "power": None, "toughness": 0}))
+        # phase checks state-based actions (and puts triggers on the stack) when a player would
+        # receive priority: the player holding it passes once.
+        waiting = self.waiting()
+        if waiting["type"] != "Priority":
+            raise Unsupported(f"phase waits for {waiting['type']} where a creature should die")
+        self.apply(waiting["data"]["player"], {"type": "PassPriority"})
         self.settle()
 
     def draw(self, spec):
@@ -662,6 +677,14 @@ class Play(Run):
             return
         if kind in ("TargetSelection", "TriggerTargetSelection"):
             self.choose_targets(kind, data, actions, cast_targets)
+            return
+        if kind == "OptionalEffectChoice" and (data.get("description") or "").lower().startswith("you may cast"):
+            # A "you may cast" during a resolution is a `cast` decision (its offers aren't compared).
+            seat = data["player"]
+            index, decision = self.next_decision("cast", self.players[seat]) if self.scripted else (None, None)
+            accept = decision is None or decision.get("card") is not None
+            choice = [a for a in actions if a.kind == "DecideOptionalEffect" and a.data.get("accept") == accept]
+            self.apply(seat, choice[0])
             return
         if kind == "OptionalEffectChoice":
             seat = data["player"]
