@@ -322,7 +322,10 @@ class Run:
         state["priority_player"] = 0
         state["turn_number"] = 2
         state["waiting_for"] = {"type": "Priority", "data": {"player": 0}}
-        self.game = self.engine.load_game(exported)
+        try:
+            self.game = self.engine.load_game(exported)
+        except ValueError as e:
+            raise Unsupported(f"phase can't load the scenario's position: {e}")
         for oid, card in battlefield:
             self.apply(0, debug("MoveToZone", {"object_id": oid, "to_zone": "Battlefield", "simulate": False}), log=False)
             controller = self.seat[card.get("controller") or card["owner"]]
@@ -608,7 +611,10 @@ class Play(Run):
             action = named[0]
         self.cost_choices = {"x": spec.get("x"), "sacrifice": spec.get("sacrifice"), "discard": spec.get("discard")}
         self.activating, self.activating_name = oid, spec["ability"]
-        self.apply(seat, action)
+        try:
+            self.apply(seat, action)
+        except EngineRefused as e:
+            raise Unsupported(f"phase refuses to activate {spec['card']}'s {spec['ability']}: {e}")
         self.settle()
         self.cost_choices = {}
 
@@ -678,7 +684,7 @@ class Play(Run):
         if kind in ("TargetSelection", "TriggerTargetSelection"):
             self.choose_targets(kind, data, actions, cast_targets)
             return
-        if kind == "OptionalEffectChoice" and (data.get("description") or "").lower().startswith("you may cast"):
+        if kind == "OptionalEffectChoice" and "you may cast" in (data.get("description") or "").lower():
             # A "you may cast" during a resolution is a `cast` decision (its offers aren't compared).
             seat = data["player"]
             index, decision = self.next_decision("cast", self.players[seat]) if self.scripted else (None, None)
@@ -739,11 +745,67 @@ class Play(Run):
                 raise Unsupported(f"phase does not let the cost be paid with {wanted}: {[(a.kind, a.data) for a in actions]}")
             self.apply(data["player"], choice[0])
             return
+        if kind in ("EffectZoneChoice", "DiscardChoice", "ChooseFromZoneChoice"):
+            decision_kind = {"DiscardChoice": "discard", "ChooseFromZoneChoice": "choose"}.get(kind)
+            if kind == "EffectZoneChoice":
+                decision_kind = {"Sacrifice": "sacrifice", "Discard": "discard"}.get(data.get("effect_kind"))
+            if decision_kind is None:
+                raise Unsupported(f"phase asks for a {kind} ({data.get('effect_kind')}) this adapter doesn't answer")
+            self.select_cards(decision_kind, data, actions)
+            return
+        if kind == "DigChoice":
+            # Looking at cards and choosing which to keep: no scripted decision describes it; phase's
+            # first offered choice.
+            self.apply(data["player"], actions[0])
+            return
+        if kind == "NamedChoice":
+            seat = data["player"]
+            index, decision = self.next_decision("name", self.players[seat]) if self.scripted else (None, None)
+            options = [a for a in actions if a.kind == "ChooseOption"]
+            if decision is not None:
+                options = [a for a in options if a.data.get("choice") == decision["name"]]
+                if not options:
+                    raise Unsupported(f"phase doesn't let {self.players[seat]} name {decision['name']} "
+                                      f"(it offers {[a.data.get('choice') for a in actions if a.kind == 'ChooseOption']})")
+            self.apply(seat, options[0])
+            return
+        if kind == "ReplacementChoice" and [c.get("description") for c in data.get("candidates") or []] == ["Accept", "Decline"]:
+            # An optional replacement: phase's dredge prompt ("Accept"/"Decline").
+            seat = data["player"]
+            who = self.players[seat]
+            source = data["candidates"][0]["source_id"]
+            self.offers.append({"step": self.step, "player": who, "decision": "dredge", "cards": [self.name_of(source)]})
+            index, decision = self.next_decision("dredge", who) if self.scripted else (None, None)
+            if decision is not None and decision.get("card") not in (None, self.name_of(source)):
+                raise NoSuchChoice(index, {"step": self.step, "player": who, "decision": "dredge", "cards": [self.name_of(source)]},
+                                   f"phase offers to dredge only {self.name_of(source)} here")
+            accept = decision is None or decision.get("card") is not None
+            self.apply(seat, {"type": "ChooseReplacement", "data": {"index": 0 if accept else 1}})
+            return
         if kind == "OrderTriggers":
             # The oracle scripts no trigger order: phase's first offered order.
             self.apply(data["player"], actions[0])
             return
         raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet (step {self.step}): {json.dumps(data)[:1500]} ACTIONS {[(a.kind, a.data) for a in actions][:10]}")
+
+    def select_cards(self, decision_kind, data, actions):
+        """A choice of cards phase offers as `SelectCards` actions (sacrifice, discard, choose)."""
+        seat = data["player"]
+        who = self.players[seat]
+        offered = [self.name_of(c) for c in data.get("cards") or []]
+        offer = {"step": self.step, "player": who, "decision": decision_kind, "cards": offered}
+        self.offers.append(offer)
+        index, decision = self.next_decision(decision_kind, who) if self.scripted else (None, None)
+        choices = [a for a in actions if a.kind == "SelectCards"]
+        if decision is not None:
+            wanted = decision.get("cards") if "cards" in decision else [decision.get("card")]
+            wanted = sorted(self.objects.get(c, -1) for c in wanted if c is not None)
+            choices = [a for a in choices if sorted(a.data["cards"]) == wanted]
+            if not choices:
+                raise NoSuchChoice(index, offer, f"phase offers no {decision_kind} of exactly {wanted}")
+        if not choices:
+            raise Unsupported(f"phase's {decision_kind} prompt has no selection to make: {[(a.kind, a.data) for a in actions]}")
+        self.apply(seat, choices[0])
 
     def choose_targets(self, kind, data, actions, cast_targets):
         seat = data["player"]
