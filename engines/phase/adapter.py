@@ -536,6 +536,10 @@ class Play(Run):
                 self.cast(step["cast"])
             elif isinstance(step, dict) and "activate" in step:
                 self.activate(step["activate"])
+            elif isinstance(step, dict) and "attempt" in step:
+                self.attempt(step["attempt"]["step"])
+            elif isinstance(step, dict) and "play" in step:
+                self.play(step["play"])
             elif isinstance(step, dict) and "draw" in step:
                 self.draw(step["draw"])
             elif isinstance(step, dict) and "dies" in step:
@@ -617,6 +621,47 @@ class Play(Run):
             raise Unsupported(f"phase refuses to activate {spec['card']}'s {spec['ability']}: {e}")
         self.settle()
         self.cost_choices = {}
+
+    def step_options(self, kind, spec):
+        """phase's legal actions for a cast, activate or play step (after giving the player
+        priority and mana)."""
+        seat = self.seat[spec["player"]]
+        self.give_priority(seat)
+        self.add_mana(seat)
+        oid = self.objects[spec["card"]]
+        action_kind, key = {"cast": ("CastSpell", "object_id"), "activate": ("ActivateAbility", "source_id"),
+                            "play": ("PlayLand", "object_id")}[kind]
+        return [a for a in self.game.actions() if a.kind == action_kind and a.data.get(key) == oid]
+
+    def play(self, spec):
+        options = self.step_options("play", spec)
+        if not options:
+            raise Unsupported(f"phase offers no way for {spec['player']} to play {spec['card']} here")
+        self.apply(self.seat[spec["player"]], options[0])
+        self.settle()
+
+    def attempt(self, inner):
+        """A step the rules forbid: it is `refused` when phase offers no such action or rejects
+        it; if phase lets it happen, it is carried out (and the oracle will see it)."""
+        kind = next(iter(inner))
+        spec = inner[kind]
+        if kind not in ("cast", "activate", "play"):
+            raise Unsupported(f"an attempted '{kind}' step")
+        options = self.step_options(kind, spec)
+        oid = self.objects[spec["card"]]
+        zone = self.game.object(oid).get("zone")
+        if kind == "cast" and spec.get("flashback") and zone != "Graveyard":
+            options = []  # phase casts a card from elsewhere only as a normal cast, never with flashback
+        if options:
+            try:
+                {"cast": self.cast, "activate": self.activate, "play": self.play}[kind](spec)
+                return
+            except EngineRefused:
+                pass
+            except Unsupported as e:
+                if "refuses" not in str(e):
+                    raise
+        self.log({"event": "refused", "player": spec["player"], "card": spec["card"]})
 
     def resolve_top(self):
         """Every player passes in turn until the top object of the stack has left it."""
@@ -909,6 +954,8 @@ def main():
                 send({"type": "result", "seq": seq, "outcome": outcome, "offered": offers})
             except Unsupported as e:
                 send({"type": "unsupported", "seq": seq, "reason": str(e)})
+            except EngineRefused as e:
+                send({"type": "unsupported", "seq": seq, "reason": f"phase rejects a step's action: {e}"})
             except NoSuchChoice as e:
                 send({"type": "no_such_choice", "seq": seq, "decision": e.decision, "offered": e.offered, "message": e.message})
             except Exception as e:  # noqa: BLE001 - reported, the next scenario still runs
