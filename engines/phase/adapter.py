@@ -217,6 +217,7 @@ class Run:
         self.cost_choices = {}  # the current step's cost choices (x, sacrifice, discard)
         self.activating, self.activating_name = None, None  # the ability a step activates
         self.actor = 0
+        self.search_leftover = {}  # player -> (decision index, scripted cards not yet found, step, offer)
         self.x_chosen = {}  # object id -> X phase reported before the spell was cast
 
     # -- set-up -------------------------------------------------------------------------------
@@ -547,6 +548,19 @@ class Play(Run):
             else:
                 name = step if isinstance(step, str) else next(iter(step))
                 raise Unsupported(f"the adapter can't carry out a '{name}' step in phase")
+            self.check_leftovers()
+        for event in self.events:
+            if event["event"] == "searched" and not event["zones"]:
+                raise Unsupported("phase logged a search that offered no card without saying whose library it "
+                                  "searched (its SearchedLibrary event names only the searcher)")
+
+    def check_leftovers(self):
+        """A scripted search whose cards phase never offered is a choice phase doesn't offer."""
+        for who, leftover in self.search_leftover.items():
+            if leftover:
+                index, rest, _, offer = leftover
+                raise NoSuchChoice(index, offer, f"phase never offered {rest} to {who}'s search")
+        self.search_leftover = {}
 
     def cards_of(self, spec):
         if isinstance(spec, str):
@@ -710,13 +724,23 @@ class Play(Run):
             offer = {"step": self.step, "player": who, "decision": "search", "cards": offered,
                      "min": min(sizes) if sizes else 0, "max": max(sizes) if sizes else 0}
             self.offers.append(offer)
-            index, decision = self.next_decision("search", who) if self.scripted else (None, None)
-            if decision is not None:
-                wanted = sorted(self.objects[c] for c in decision["find"])
-                choice = [a for a in actions if a.kind == "SelectCards" and sorted(a.data["cards"]) == wanted]
+            leftover = self.search_leftover.get(who)
+            if leftover is not None and leftover[2] == self.step:
+                index, find = leftover[0], leftover[1]
+            else:
+                index, decision = self.next_decision("search", who) if self.scripted else (None, None)
+                find = list(decision["find"]) if decision is not None else None
+            if find is not None:
+                # One scripted search may be asked as several prompts (one per instruction of a
+                # merged search, 701.23h): each prompt takes the scripted cards it offers.
+                size = offer["max"]
+                wanted = [c for c in find if c in offered][:size]
+                rest = [c for c in find if c not in wanted]
+                self.search_leftover[who] = (index, rest, self.step, offer) if rest else None
+                wanted_ids = sorted(self.objects[c] for c in wanted)
+                choice = [a for a in actions if a.kind == "SelectCards" and sorted(a.data["cards"]) == wanted_ids]
                 if not choice:
-                    raise NoSuchChoice(index, {k: v for k, v in offer.items() if k != "step"} | {"step": self.step},
-                                       f"phase offers no selection of exactly {decision['find']}")
+                    raise NoSuchChoice(index, offer, f"phase offers no selection of exactly {wanted}")
                 action = choice[0]
             else:
                 action = actions[0]
