@@ -217,6 +217,7 @@ class Run:
         self.cost_choices = {}  # the current step's cost choices (x, sacrifice, discard)
         self.activating, self.activating_name = None, None  # the ability a step activates
         self.actor = 0
+        self.draws = {}  # (step, seat) -> draws (and draws replaced by dredge) so far
         self.search_leftover = {}  # player -> (decision index, scripted cards not yet found, step, offer)
         self.x_chosen = {}  # object id -> X phase reported before the spell was cast
 
@@ -426,6 +427,18 @@ class Run:
                 self.log(event)
             elif action == "ShuffledLibrary":
                 self.log({"event": "shuffled", "library": who})
+        elif kind == "CardDrawn":
+            key = (self.step, data["player_id"])
+            self.draws[key] = self.draws.get(key, 0) + 1
+        elif kind == "ReplacementApplied" and data.get("event_type") == "Draw":
+            source = data["source_id"]
+            keywords = self.game.object(source).get("keywords") or []
+            if any(isinstance(k, dict) and "Dredge" in k for k in keywords):
+                owner = self.game.object(source)["owner"]
+                key = (self.step, owner)
+                self.draws[key] = self.draws.get(key, 0) + 1
+                self.log({"event": "dredged", "player": self.players[owner], "card": self.name_of(source),
+                          "draw": self.draws[key]})
         elif kind == "CardsRevealed":
             cards = [self.name_of(c) for c in data.get("card_ids") or []]
             if cards:
