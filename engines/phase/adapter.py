@@ -856,6 +856,8 @@ class Play(Run):
                 if not options:
                     raise Unsupported(f"phase doesn't let {self.players[seat]} name {decision['name']} "
                                       f"(it offers {[a.data.get('choice') for a in actions if a.kind == 'ChooseOption']})")
+            if data.get("choice_type") == "CardName":
+                self.log({"event": "named", "player": self.players[seat], "name": options[0].data.get("choice")})
             self.apply(seat, options[0])
             return
         if kind == "ReplacementChoice" and [c.get("description") for c in data.get("candidates") or []] == ["Accept", "Decline"]:
