@@ -121,11 +121,13 @@ def mtgjson_card(card, layout="normal"):
 
 
 def unimplemented_parts(value, found):
-    """Collects the descriptions of every `Unimplemented` node of a parsed card face (phase's own
-    mark for Oracle text it could not turn into rules)."""
+    """Collects the descriptions of every `Unimplemented` node and `Unknown` mode of a parsed card
+    face (phase's own marks for Oracle text it could not turn into rules)."""
     if isinstance(value, dict):
         if value.get("type") == "Unimplemented":
             found.append(value.get("description") or value.get("name") or "unimplemented")
+        if isinstance(value.get("Unknown"), str):  # e.g. a trigger condition phase couldn't read
+            found.append(f"unknown: {value['Unknown']}")
         for item in value.values():
             unimplemented_parts(item, found)
     elif isinstance(value, list):
