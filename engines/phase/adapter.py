@@ -324,6 +324,12 @@ class Run:
                 player["life"] = life
         for oid in [oid for oid, obj in objects.items() if obj["name"] == PLACEHOLDER["name"]]:
             del objects[oid]
+        # The set-up's history (the opening draws, phase's journal of them) is not part of the
+        # scenario's position: dropping it also keeps the state small to load.
+        journal = state.get("resolved_rules_journal")
+        if isinstance(journal, dict) and {"entries", "nodes"} <= journal.keys():
+            journal.update(entries=[], nodes=[], next_command_ordinal=0, next_settlement_node_ordinal=0)
+        state["zone_changes_this_turn"] = []
         state["exile"] = exile
         state["battlefield"] = token_permanents
         state["debug_mode"] = True
