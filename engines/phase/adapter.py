@@ -773,7 +773,14 @@ class Play(Run):
             else:
                 action = actions[0]
             if self.pending_search is not None:
-                self.pending_search["zones"] = [f"{self.players[data['library_owner']]}.library"]
+                # phase names the library searched; a card it offers from another zone (a
+                # graveyard, a hand) shows that zone was searched too.
+                zones = {f"{self.players[data['library_owner']]}.library"}
+                for oid in data["cards"]:
+                    zone = self.game.object(oid).get("zone")
+                    if zone in ("Graveyard", "Hand"):
+                        zones.add(self.zone_name(zone, oid))
+                self.pending_search["zones"] = sorted(zones)
                 self.pending_search["found"] = [self.name_of(c) for c in action.data["cards"]]
                 self.pending_search = None
             self.apply(seat, action)
