@@ -16,6 +16,7 @@ come from outside the scenario). Everything the outcome reports comes from phase
 (`SpellCast`, `ZoneChanged`, `PlayerPerformedAction` searched/shuffled, `CardsRevealed`, ...),
 its prompts (the cards a `SearchChoice` offers, and the ones selected) and its final zones.
 """
+import importlib.metadata
 import json
 import os
 import re
@@ -24,7 +25,10 @@ import uuid
 
 import phase
 
-ENGINE_VERSION = "0.103.0"
+try:  # the installed wheel's version (engines/phase/requirements.txt pins 0.103.0)
+    ENGINE_VERSION = importlib.metadata.version("phase-python")
+except importlib.metadata.PackageNotFoundError:
+    ENGINE_VERSION = "unknown"
 TRACE = int(os.environ.get("PHASE_ADAPTER_TRACE", "0"))  # >0: log phase's events to stderr
 
 # Observables (protocol 2) phase reports. It has no per-player knowledge of hidden cards (`known`),
@@ -203,10 +207,13 @@ def build_engine(cards):
 
 
 def debug(action_type, data):
+    """A phase debug action (allowed by the debug mode the set-up turns on)."""
     return {"type": "Debug", "data": {"type": action_type, "data": data}}
 
 
 class Run:
+    """One scenario in phase: its set-up, the calls to phase and the event log they produce."""
+
     def __init__(self, scenario, mode):
         self.scenario = scenario
         self.scripted = mode == "scripted"
@@ -349,8 +356,8 @@ class Run:
             if controller != self.seat[card["owner"]]:
                 self.apply(0, debug("SetController", {"object_id": oid, "controller": controller}), log=False)
             self.apply(0, debug("SetSummoningSickness", {"object_id": oid, "sick": False}), log=False)
-        # battlefield cards were appended to libraries: put each library back in order
-        # (MoveToZone to the battlefield removed them from the library already).
+        # (The permanents waited at the bottom of their owner's library; the debug move took
+        # them out of it, so each library is exactly the scenario's.)
 
     # -- engine calls and the event log -------------------------------------------------------
 
@@ -523,11 +530,9 @@ class EngineRefused(Exception):
     """phase rejected an action."""
 
 
-def _run_methods():
-    """Steps, prompts and the outcome (kept apart from set-up for reading)."""
-
-
 class Play(Run):
+    """A run's steps, phase's prompts and the outcome (set-up and the event log are in `Run`)."""
+
     # -- priority -----------------------------------------------------------------------------
 
     def waiting(self):
@@ -892,7 +897,8 @@ class Play(Run):
             # The oracle scripts no trigger order: phase's first offered order.
             self.apply(data["player"], actions[0])
             return
-        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer yet (step {self.step}): {json.dumps(data)[:1500]} ACTIONS {[(a.kind, a.data) for a in actions][:10]}")
+        raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer (step {self.step}): "
+                          f"{json.dumps(data)[:300]}; phase's actions: {[(a.kind, a.data) for a in actions][:6]}")
 
     def select_cards(self, decision_kind, data, actions):
         """A choice of cards phase offers as `SelectCards` actions (sacrifice, discard, choose)."""
