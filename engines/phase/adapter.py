@@ -530,6 +530,10 @@ class EngineRefused(Exception):
     """phase rejected an action."""
 
 
+class GameEnded(Exception):
+    """phase ended the game (a player lost): the remaining steps can't happen."""
+
+
 class Play(Run):
     """A run's steps, phase's prompts and the outcome (set-up and the event log are in `Run`)."""
 
@@ -542,6 +546,8 @@ class Play(Run):
         """Passes priority around until `seat` holds it (never all the way round)."""
         for _ in range(len(self.players)):
             waiting = self.waiting()
+            if waiting["type"] == "GameOver":
+                raise GameEnded()
             if waiting["type"] != "Priority":
                 raise Unsupported(f"phase waits for {waiting['type']} where a step needs priority")
             holder = waiting["data"]["player"]
@@ -714,7 +720,7 @@ class Play(Run):
         """Every player passes in turn until the top object of the stack has left it."""
         stack = self.game.stack()
         if not stack:
-            raise Unsupported("a resolve step with an empty stack in phase")
+            return  # phase's stack is empty (it didn't put there what the step expects): nothing resolves
         top = stack[-1]["id"]
         for _ in range(6 * len(self.players) + 6):
             waiting = self.waiting()
@@ -748,6 +754,8 @@ class Play(Run):
 
     def answer(self, waiting, cast_targets=()):
         kind, data = waiting["type"], waiting.get("data") or {}
+        if kind == "GameOver":
+            raise GameEnded()
         actions = self.game.actions()
         if kind == "SearchChoice":
             seat = data["player"]
@@ -1001,7 +1009,10 @@ class Play(Run):
 def handle_run(message):
     run = Play(message["scenario"], message.get("mode", "scripted"))
     run.setup()
-    run.run_steps()
+    try:
+        run.run_steps()
+    except GameEnded:
+        pass  # the outcome is the position phase ended the game in
     return run.outcome(), run.offers
 
 
