@@ -37,10 +37,11 @@ TRACE = int(os.environ.get("PHASE_ADAPTER_TRACE", "0"))  # >0: log phase's event
 # it was searched from is not logged as a move either.
 OBSERVABLES = []
 
-# `step-exile` and `step-to-graveyard` are left out: phase could only do them by a debug move that
-# skips leave-the-battlefield effects. A `dies` step kills the creature through phase's own
-# state-based actions instead.
-FEATURES = ["hypothetical-card", "step-dies"]
+# `dies` and `to_graveyard` steps put creatures into the graveyard through phase's own state-based
+# actions (toughness 0), so replacement effects and leave-the-battlefield effects apply; any other
+# permanent makes the scenario unsupported. `step-exile` is left out: phase could only do it by a
+# debug move that skips replacement and leave-the-battlefield effects.
+FEATURES = ["hypothetical-card", "step-dies", "step-to-graveyard"]
 
 
 class Unsupported(Exception):
@@ -584,6 +585,8 @@ class Play(Run):
                 self.draw(step["draw"])
             elif isinstance(step, dict) and "dies" in step:
                 self.dies(step["dies"])
+            elif isinstance(step, dict) and "to_graveyard" in step:
+                self.dies(step["to_graveyard"])  # permanents put into graveyards at once
             else:
                 name = step if isinstance(step, str) else next(iter(step))
                 raise Unsupported(f"the adapter can't carry out a '{name}' step in phase")
@@ -612,7 +615,8 @@ class Play(Run):
         raise Unsupported(f"step shape {spec}")
 
     def dies(self, spec):
-        """A creature dies from outside the scenario: its toughness becomes 0 and phase's own
+        """Creatures die (or are put into graveyards at once) from outside the scenario: their
+        toughness becomes 0 and phase's own
         state-based actions put it into the graveyard (704.5f) as the next player gets priority, with everything that follows a
         real death (leaves-the-battlefield effects, dies triggers). phase's debug move skips
         those, so it isn't used, and a non-creature can't die this way."""
