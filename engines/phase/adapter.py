@@ -31,11 +31,12 @@ except importlib.metadata.PackageNotFoundError:
     ENGINE_VERSION = "unknown"
 TRACE = int(os.environ.get("PHASE_ADAPTER_TRACE", "0"))  # >0: log phase's events to stderr
 
-# Observables (protocol 2) phase reports. It has no per-player knowledge of hidden cards (`known`),
-# does not say when a search was limited to the top of a library (`library_top`), logs no "looked
-# at" event, no reveal of an empty hand and no trigger kind; a card put back on top of the library
-# it was searched from is not logged as a move either.
-OBSERVABLES = []
+# Observables (protocol 2) phase reports. `searched`: phase logs its searches (its SearchChoice
+# prompt and SearchedLibrary event), so they are reported and judged. It has no per-player
+# knowledge of hidden cards (`known`), does not say when a search was limited to the top of a
+# library (`library_top`), logs no "looked at" event, no reveal of an empty hand and no trigger
+# kind; a card put back on top of the library it was searched from is not logged as a move either.
+OBSERVABLES = ["searched"]
 
 # `dies` and `to_graveyard` steps put creatures into the graveyard through phase's own state-based
 # actions (toughness 0), so replacement effects and leave-the-battlefield effects apply; any other
@@ -790,9 +791,13 @@ class Play(Run):
             else:
                 action = actions[0]
             if self.pending_search is not None:
-                # phase names the library searched; a card it offers from another zone (a
-                # graveyard, a hand) shows that zone was searched too.
-                zones = {f"{self.players[data['library_owner']]}.library"}
+                # phase names the library searched; the zones its resolving search effect lists
+                # (`source_zones`, e.g. Memoricide's graveyard, hand and library) are searched
+                # too, and a card it offers from another zone shows that zone was searched.
+                owner = self.players[data["library_owner"]]
+                zones = {f"{owner}.library"}
+                for zone in self.resolving_search_zones():
+                    zones.add(f"{owner}.{zone.lower()}")
                 for oid in data["cards"]:
                     zone = self.game.object(oid).get("zone")
                     if zone in ("Graveyard", "Hand"):
@@ -886,8 +891,10 @@ class Play(Run):
             if decision is not None:
                 options = [a for a in options if a.data.get("choice") == decision["name"]]
                 if not options:
-                    raise Unsupported(f"phase doesn't let {self.players[seat]} name {decision['name']} "
-                                      f"(it offers {[a.data.get('choice') for a in actions if a.kind == 'ChooseOption']})")
+                    # The protocol has no offer kind for names: the message says what phase offered.
+                    raise NoSuchChoice(index, None,
+                                       f"phase doesn't let {self.players[seat]} name {decision['name']} "
+                                       f"(it offers {[a.data.get('choice') for a in actions if a.kind == 'ChooseOption']})")
             if data.get("choice_type") == "CardName":
                 self.log({"event": "named", "player": self.players[seat], "name": options[0].data.get("choice")})
             self.apply(seat, options[0])
@@ -911,6 +918,26 @@ class Play(Run):
             return
         raise Unsupported(f"phase asks for a {kind} this adapter doesn't answer (step {self.step}): "
                           f"{json.dumps(data)[:300]}; phase's actions: {[(a.kind, a.data) for a in actions][:6]}")
+
+    def resolving_search_zones(self):
+        """The zones phase's resolving search effect names (its parsed `source_zones`), when its
+        resolving stack entry has search effects that all name the same zones; else none."""
+        found = []
+
+        def walk(node):
+            if isinstance(node, dict):
+                if node.get("type") == "SearchLibrary":
+                    found.append(tuple(node.get("source_zones") or ("Library",)))
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+
+        walk(self.game.state().get("state", {}).get("resolving_stack_entry"))
+        if len(set(found)) != 1:
+            return []
+        return [z for z in found[0] if z in ("Graveyard", "Hand", "Library")]
 
     def select_cards(self, decision_kind, data, actions):
         """A choice of cards phase offers as `SelectCards` actions (sacrifice, discard, choose)."""
@@ -1039,7 +1066,10 @@ def main():
             except EngineRefused as e:
                 send({"type": "unsupported", "seq": seq, "reason": f"phase rejects a step's action: {e}"})
             except NoSuchChoice as e:
-                send({"type": "no_such_choice", "seq": seq, "decision": e.decision, "offered": e.offered, "message": e.message})
+                answer = {"type": "no_such_choice", "seq": seq, "decision": e.decision, "message": e.message}
+                if e.offered is not None:
+                    answer["offered"] = e.offered
+                send(answer)
             except Exception as e:  # noqa: BLE001 - reported, the next scenario still runs
                 send({"type": "error", "seq": seq, "message": f"{type(e).__name__}: {e}"})
         elif kind == "stop":
