@@ -1,0 +1,505 @@
+//! What the adapter reads off the engine: zone changes, life changes, casts and triggers (from
+//! the stack), shuffles (from a recording `GameRng`), searches (from the engine's search
+//! prompts) and reveals (from `reveal_cards`). Nothing here is worked out from the rules: an
+//! event is logged only when the engine's own state or callbacks show it.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+use forge_foundation::ZoneType;
+use manabrew_engine::game::GameState;
+use manabrew_engine::game_rng::GameRng;
+use manabrew_engine::ids::{CardId, PlayerId};
+use serde_json::{Value, json};
+
+/// The zones the outcome names, per player.
+pub const PLAYER_ZONES: [ZoneType; 7] = [
+    ZoneType::Library,
+    ZoneType::Hand,
+    ZoneType::Graveyard,
+    ZoneType::Battlefield,
+    ZoneType::Exile,
+    ZoneType::Stack,
+    ZoneType::Sideboard,
+];
+
+/// Every shuffle the engine asks its RNG for: the cards handed to `shuffle_cards`.
+pub type ShuffleLog = Rc<RefCell<Vec<Vec<CardId>>>>;
+
+/// A `GameRng` that shuffles like the engine's default one and records what it shuffled.
+pub struct RecordingRng {
+    /// Where each shuffle is recorded.
+    pub log: ShuffleLog,
+}
+
+impl GameRng for RecordingRng {
+    fn shuffle_cards(&mut self, cards: &mut [CardId]) {
+        use rand::seq::SliceRandom;
+        self.log.borrow_mut().push(cards.to_vec());
+        cards.shuffle(&mut rand::thread_rng());
+    }
+
+    fn next_int(&mut self, bound: i32) -> i32 {
+        use rand::Rng;
+        if bound <= 0 {
+            return 0;
+        }
+        rand::thread_rng().gen_range(0..bound)
+    }
+}
+
+/// Where every card is, and each player's life, at one moment.
+#[derive(Default, Clone)]
+struct Snapshot {
+    /// Card -> (zone name, zone timestamp).
+    cards: HashMap<CardId, (String, u64)>,
+    life: Vec<i32>,
+    /// Stack entry ids seen.
+    stack: Vec<u32>,
+}
+
+/// A search in progress: one or more consecutive search prompts of one player.
+struct OpenSearch {
+    chooser: PlayerId,
+    event_index: usize,
+    offer_index: usize,
+    /// Index into the scenario's decisions, when a scripted one answers it.
+    pub decision: Option<usize>,
+    /// Scripted cards not yet given.
+    pub remaining: Vec<CardId>,
+    found: Vec<CardId>,
+    prompts: usize,
+    mandatory_prompts: usize,
+    multi_bounds: Option<(usize, usize)>,
+}
+
+/// A reveal the engine showed to some players.
+struct PendingReveal {
+    player: PlayerId,
+    cards: Vec<CardId>,
+    viewers: Vec<PlayerId>,
+}
+
+/// The log of one run.
+pub struct Recorder {
+    /// Engine card -> scenario id.
+    pub ids: HashMap<CardId, String>,
+    /// Player names by engine index.
+    pub players: Vec<String>,
+    /// The scenario step being carried out.
+    pub step: usize,
+    /// The event log.
+    pub events: Vec<Value>,
+    /// The options offered.
+    pub offers: Vec<Value>,
+    /// Shuffles recorded by the RNG, not yet attributed.
+    pub shuffles: ShuffleLog,
+    /// Name of the ability being activated (the step's name for it), by source card.
+    pub activating: Option<(CardId, String)>,
+    last: Snapshot,
+    search: Option<OpenSearch>,
+    reveals: Vec<PendingReveal>,
+    tokens: usize,
+    /// Problems the adapter met that make the run unreportable (logged to stderr).
+    pub problems: Vec<String>,
+}
+
+impl Recorder {
+    /// A recorder for a game with these players.
+    pub fn new(players: Vec<String>, shuffles: ShuffleLog) -> Self {
+        Recorder {
+            ids: HashMap::new(),
+            players,
+            step: 0,
+            events: Vec::new(),
+            offers: Vec::new(),
+            shuffles,
+            activating: None,
+            last: Snapshot::default(),
+            search: None,
+            reveals: Vec::new(),
+            tokens: 0,
+            problems: Vec::new(),
+        }
+    }
+
+    /// The player's name.
+    pub fn player_name(&self, player: PlayerId) -> String {
+        self.players
+            .get(player.index())
+            .cloned()
+            .unwrap_or_else(|| format!("player{}", player.index()))
+    }
+
+    /// The scenario id of an engine card (tokens get one when first seen).
+    pub fn card_name(&self, card: CardId) -> String {
+        self.ids
+            .get(&card)
+            .cloned()
+            .unwrap_or_else(|| format!("engine-card-{}", card.0))
+    }
+
+    fn zone_name(&self, zone: ZoneType, owner: PlayerId) -> Option<String> {
+        let player = self.player_name(owner);
+        Some(match zone {
+            ZoneType::Library => format!("{player}.library"),
+            ZoneType::Hand => format!("{player}.hand"),
+            ZoneType::Graveyard => format!("{player}.graveyard"),
+            ZoneType::Sideboard => format!("{player}.outside"),
+            ZoneType::Battlefield => "battlefield".to_string(),
+            ZoneType::Exile => "exile".to_string(),
+            ZoneType::Stack => "stack".to_string(),
+            _ => return None,
+        })
+    }
+
+    /// The zone a card is in now, by the outcome's name.
+    pub fn zone_of(&self, game: &GameState, card: CardId) -> Option<String> {
+        for player in 0..self.players.len() {
+            let pid = PlayerId(player as u32);
+            for zone in PLAYER_ZONES {
+                if game.cards_in_zone(zone, pid).contains(&card) {
+                    return self.zone_name(zone, pid);
+                }
+            }
+        }
+        None
+    }
+
+    fn take_snapshot(&self, game: &GameState) -> Snapshot {
+        let mut snapshot = Snapshot::default();
+        for player in 0..self.players.len() {
+            let pid = PlayerId(player as u32);
+            for zone in PLAYER_ZONES {
+                let Some(name) = self.zone_name(zone, pid) else {
+                    continue;
+                };
+                for &card in game.cards_in_zone(zone, pid) {
+                    let stamp = game.card(card).zone_timestamp;
+                    snapshot.cards.insert(card, (name.clone(), stamp));
+                }
+            }
+            snapshot.life.push(game.player(pid).life);
+        }
+        snapshot.stack = game.stack.iter().map(|entry| entry.id).collect();
+        snapshot
+    }
+
+    /// Takes the starting state (after set-up, before the first step).
+    pub fn start(&mut self, game: &GameState) {
+        self.last = self.take_snapshot(game);
+        self.shuffles.borrow_mut().clear();
+    }
+
+    /// Logs what changed in the engine since the last look.
+    pub fn observe(&mut self, game: &GameState) {
+        let now = self.take_snapshot(game);
+        // New stack entries: casts, activations, triggers.
+        for entry in game.stack.iter() {
+            if self.last.stack.contains(&entry.id) || entry.is_pending_cast {
+                continue;
+            }
+            let sa = &entry.spell_ability;
+            let controller = self.player_name(sa.activating_player);
+            if sa.is_trigger {
+                let source = sa
+                    .source
+                    .or(sa.trigger_source)
+                    .map(|c| self.card_name(c))
+                    .unwrap_or_default();
+                self.events.push(json!({"step": self.step, "event": "triggered",
+                                        "source": source, "controller": controller}));
+            } else if sa.is_spell {
+                if let Some(card) = sa.source {
+                    self.events.push(json!({"step": self.step, "event": "cast",
+                                            "player": controller, "card": self.card_name(card)}));
+                }
+            } else if let Some(card) = sa.source {
+                if let Some((source, ability)) = self.activating.take() {
+                    if source == card {
+                        self.events.push(json!({"step": self.step, "event": "activated",
+                                                "player": controller, "card": self.card_name(card),
+                                                "ability": ability}));
+                    }
+                }
+            }
+        }
+        let mut new_stack = now.stack.clone();
+        // Entries still pending stay unseen so their cast is logged once complete.
+        new_stack.retain(|id| {
+            game.stack
+                .iter()
+                .any(|entry| entry.id == *id && !entry.is_pending_cast)
+        });
+        // Zone changes.
+        let mut moves: Vec<(CardId, String, String)> = Vec::new();
+        let mut ordered: Vec<(&CardId, &(String, u64))> = now.cards.iter().collect();
+        ordered.sort_by_key(|(card, _)| card.0);
+        for (card, (zone, stamp)) in ordered {
+            match self.last.cards.get(card) {
+                Some((old_zone, old_stamp)) => {
+                    if old_zone != zone || old_stamp != stamp {
+                        moves.push((*card, old_zone.clone(), zone.clone()));
+                    }
+                }
+                None => {
+                    if !self.ids.contains_key(card) {
+                        self.tokens += 1;
+                        let name = game
+                            .card(*card)
+                            .card_name
+                            .to_lowercase()
+                            .replace(' ', "-");
+                        let id = format!("{name}-token-{}", self.tokens);
+                        let owner = self.player_name(game.card(*card).owner);
+                        self.ids.insert(*card, id.clone());
+                        self.events.push(json!({"step": self.step, "event": "created",
+                                                "player": owner, "card": id,
+                                                "token": game.card(*card).card_name}));
+                    }
+                }
+            }
+        }
+        if !moves.is_empty() {
+            self.close_search();
+        }
+        for (card, from, to) in moves {
+            self.events.push(json!({"step": self.step, "event": "moved",
+                                    "card": self.card_name(card), "from": from, "to": to}));
+        }
+        // Shuffles.
+        let shuffles: Vec<Vec<CardId>> = self.shuffles.borrow_mut().drain(..).collect();
+        for cards in shuffles {
+            match self.library_of_shuffle(game, &now, &cards) {
+                Some(player) => self.events.push(json!({"step": self.step, "event": "shuffled",
+                                                        "library": self.player_name(player)})),
+                None => self.problems.push(format!(
+                    "step {}: the engine shuffled {} card(s) the adapter can't attribute to one library",
+                    self.step,
+                    cards.len()
+                )),
+            }
+        }
+        self.flush_reveals();
+        // Life.
+        for (index, (&old, &new)) in self.last.life.iter().zip(now.life.iter()).enumerate() {
+            let player = self.players[index].clone();
+            if new < old {
+                self.events.push(json!({"step": self.step, "event": "lost_life",
+                                        "player": player, "amount": old - new}));
+            } else if new > old {
+                self.events.push(json!({"step": self.step, "event": "gained_life",
+                                        "player": player, "amount": new - old}));
+            }
+        }
+        self.last = now;
+        self.last.stack = new_stack;
+    }
+
+    /// The player whose library the engine shuffled: every shuffled card is in (or was just in)
+    /// its owner's library. An empty shuffle is attributed only when exactly one library is
+    /// empty both before and after.
+    fn library_of_shuffle(
+        &self,
+        game: &GameState,
+        now: &Snapshot,
+        cards: &[CardId],
+    ) -> Option<PlayerId> {
+        if cards.is_empty() {
+            let empty: Vec<usize> = (0..self.players.len())
+                .filter(|&p| {
+                    let library = format!("{}.library", self.players[p]);
+                    !self.last.cards.values().any(|(zone, _)| *zone == library)
+                        && !now.cards.values().any(|(zone, _)| *zone == library)
+                })
+                .collect();
+            return (empty.len() == 1).then(|| PlayerId(empty[0] as u32));
+        }
+        let owner = game.card(cards[0]).owner;
+        let library = format!("{}.library", self.player_name(owner));
+        let in_library = |card: &CardId| {
+            now.cards.get(card).is_some_and(|(zone, _)| *zone == library)
+                || self
+                    .last
+                    .cards
+                    .get(card)
+                    .is_some_and(|(zone, _)| *zone == library)
+        };
+        cards.iter().all(in_library).then_some(owner)
+    }
+
+    /// A search prompt: `valid` are the cards offered. Returns the open search (new or
+    /// continued).
+    pub fn search_prompt(
+        &mut self,
+        game: &GameState,
+        chooser: PlayerId,
+        valid: &[CardId],
+        optional: bool,
+        bounds: Option<(usize, usize)>,
+    ) -> bool {
+        self.observe(game);
+        let continues = self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.chooser == chooser && bounds.is_none() && s.multi_bounds.is_none());
+        if !continues {
+            self.close_search();
+            let mut zones: Vec<String> = Vec::new();
+            for &card in valid {
+                if let Some(zone) = self.zone_of(game, card) {
+                    if !zones.contains(&zone) {
+                        zones.push(zone);
+                    }
+                }
+            }
+            if zones.is_empty() {
+                zones.push(format!("{}.library", self.player_name(chooser)));
+            }
+            self.events.push(json!({"step": self.step, "event": "searched",
+                                    "player": self.player_name(chooser), "zones": zones,
+                                    "found": []}));
+            let cards: Vec<String> = valid.iter().map(|&c| self.card_name(c)).collect();
+            self.offers.push(json!({"step": self.step, "player": self.player_name(chooser),
+                                    "decision": "search", "cards": cards, "min": 0, "max": 0}));
+            self.search = Some(OpenSearch {
+                chooser,
+                event_index: self.events.len() - 1,
+                offer_index: self.offers.len() - 1,
+                decision: None,
+                remaining: Vec::new(),
+                found: Vec::new(),
+                prompts: 0,
+                mandatory_prompts: 0,
+                multi_bounds: bounds,
+            });
+        }
+        let search = self.search.as_mut().expect("open search");
+        if !valid.is_empty() {
+            search.prompts += 1;
+            if !optional {
+                search.mandatory_prompts += 1;
+            }
+        }
+        !continues
+    }
+
+    /// The open search, to answer its prompt.
+    pub fn open_search(&mut self) -> Option<(&mut Option<usize>, &mut Vec<CardId>)> {
+        self.search
+            .as_mut()
+            .map(|s| (&mut s.decision, &mut s.remaining))
+    }
+
+    /// Records the cards the open search found with its latest prompt.
+    pub fn search_found(&mut self, cards: &[CardId]) {
+        if let Some(search) = self.search.as_mut() {
+            search.found.extend_from_slice(cards);
+        }
+    }
+
+    /// Closes the open search: writes its found cards and offered bounds.
+    pub fn close_search(&mut self) {
+        let Some(search) = self.search.take() else {
+            return;
+        };
+        let found: Vec<String> = search.found.iter().map(|&c| self.card_name(c)).collect();
+        self.events[search.event_index]["found"] = json!(found);
+        let (min, max) = match search.multi_bounds {
+            Some(bounds) => bounds,
+            None => (search.mandatory_prompts, search.prompts),
+        };
+        let offer = &mut self.offers[search.offer_index];
+        let offered = offer["cards"].as_array().map(Vec::len).unwrap_or(0);
+        offer["min"] = json!(min.min(offered));
+        offer["max"] = json!(max.min(offered));
+    }
+
+    /// A reveal shown to `viewer`.
+    pub fn reveal(&mut self, viewer: PlayerId, player: PlayerId, cards: &[CardId]) {
+        if let Some(last) = self.reveals.last_mut() {
+            if last.player == player && last.cards == cards && !last.viewers.contains(&viewer) {
+                last.viewers.push(viewer);
+                return;
+            }
+        }
+        self.reveals.push(PendingReveal {
+            player,
+            cards: cards.to_vec(),
+            viewers: vec![viewer],
+        });
+    }
+
+    /// Reveals shown to every player are `revealed` events; one shown to fewer is a look, which
+    /// this adapter doesn't report (`looked_at` is not declared).
+    fn flush_reveals(&mut self) {
+        let reveals: Vec<PendingReveal> = self.reveals.drain(..).collect();
+        for reveal in reveals {
+            if reveal.viewers.len() >= self.players.len() {
+                let cards: Vec<String> = reveal.cards.iter().map(|&c| self.card_name(c)).collect();
+                self.events.push(json!({"step": self.step, "event": "revealed",
+                                        "player": self.player_name(reveal.player),
+                                        "cards": cards}));
+            }
+        }
+    }
+
+    /// Records an offer of another kind.
+    pub fn offer(&mut self, player: PlayerId, decision: &str, cards: &[CardId]) {
+        let cards: Vec<String> = cards.iter().map(|&c| self.card_name(c)).collect();
+        self.offers.push(json!({"step": self.step, "player": self.player_name(player),
+                                "decision": decision, "cards": cards}));
+    }
+
+    /// The outcome's zones, libraries and graveyards top first.
+    pub fn zones(&self, game: &GameState) -> BTreeMap<String, Vec<String>> {
+        let mut zones: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for player in 0..self.players.len() {
+            let pid = PlayerId(player as u32);
+            for zone in PLAYER_ZONES {
+                if zone == ZoneType::Stack {
+                    continue;
+                }
+                let Some(name) = self.zone_name(zone, pid) else {
+                    continue;
+                };
+                let mut cards: Vec<String> = game
+                    .cards_in_zone(zone, pid)
+                    .iter()
+                    .map(|&c| self.card_name(c))
+                    .collect();
+                if matches!(zone, ZoneType::Library | ZoneType::Graveyard) {
+                    cards.reverse();
+                }
+                if !cards.is_empty() {
+                    zones.entry(name).or_default().extend(cards);
+                }
+            }
+        }
+        let mut stack: Vec<String> = game
+            .stack
+            .iter()
+            .map(|entry| {
+                let sa = &entry.spell_ability;
+                match sa.source {
+                    Some(card) if sa.is_spell => self.card_name(card),
+                    Some(card) => format!("ability:{}", self.card_name(card)),
+                    None => "ability:unknown".to_string(),
+                }
+            })
+            .collect();
+        stack.reverse();
+        if !stack.is_empty() {
+            zones.insert("stack".to_string(), stack);
+        }
+        zones
+    }
+
+    /// Every player's life.
+    pub fn life(&self, game: &GameState) -> BTreeMap<String, i32> {
+        (0..self.players.len())
+            .map(|p| (self.players[p].clone(), game.player(PlayerId(p as u32)).life))
+            .collect()
+    }
+}
