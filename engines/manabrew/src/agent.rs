@@ -65,8 +65,6 @@ pub struct Shared {
     pub cards: HashMap<String, CardId>,
     /// Player name -> engine player.
     pub players: HashMap<String, PlayerId>,
-    /// Prompts the adapter can't answer (reported as unsupported).
-    pub unanswerable: Vec<String>,
 }
 
 impl Shared {
@@ -81,7 +79,6 @@ impl Shared {
             no_such_choice: None,
             cards: HashMap::new(),
             players: HashMap::new(),
-            unanswerable: Vec::new(),
         }
     }
 
@@ -334,6 +331,14 @@ impl PlayerAgent for ScriptedAgent {
         match action {
             Some(action) => {
                 pending.done = true;
+                if let PlayerAction::CastSpell(option) = &action {
+                    if matches!(
+                        option.mode,
+                        PlayCardMode::Alternative(manabrew_engine::spellability::alternative_cost::AlternativeCost::Flashback)
+                    ) {
+                        shared.rec.flashback_cast = Some(card);
+                    }
+                }
                 if let Some(name) = ability {
                     shared.rec.activating = Some((card, name));
                 }
@@ -509,12 +514,71 @@ impl PlayerAgent for ScriptedAgent {
 
     fn choose_card_name(&mut self, player: PlayerId, valid_names: &[String]) -> Option<String> {
         let mut shared = self.shared.borrow_mut();
-        if let Some((_, decision)) = shared.next_decision("name", player) {
-            if let Some(name) = decision["name"].as_str() {
-                return Some(name.to_string());
-            }
+        let scripted = shared
+            .next_decision("name", player)
+            .and_then(|(_, d)| d["name"].as_str().map(String::from));
+        let name = scripted.or_else(|| valid_names.first().cloned())?;
+        let step = shared.rec.step;
+        let who = shared.rec.player_name(player);
+        shared
+            .rec
+            .events
+            .push(json!({"step": step, "event": "named", "player": who, "name": name}));
+        Some(name)
+    }
+
+    fn choose_cards_for_effect(
+        &mut self,
+        player: PlayerId,
+        valid: &[CardId],
+        min: usize,
+        max: usize,
+    ) -> Vec<CardId> {
+        let chosen = self.pick_cards(player, "choose", valid, max.max(min).min(1));
+        let mut shared = self.shared.borrow_mut();
+        let step = shared.rec.step;
+        let who = shared.rec.player_name(player);
+        for &card in &chosen {
+            let id = shared.rec.card_name(card);
+            shared
+                .rec
+                .events
+                .push(json!({"step": step, "event": "chose", "player": who, "card": id}));
         }
-        valid_names.first().cloned()
+        chosen
+    }
+
+    fn confirm_replacement_effect(
+        &mut self,
+        player: PlayerId,
+        question: &str,
+        effect_description: &str,
+        source: Option<CardId>,
+    ) -> bool {
+        let is_dredge = effect_description.to_lowercase().contains("dredge")
+            || question.to_lowercase().contains("dredge");
+        let Some(card) = source.filter(|_| is_dredge) else {
+            eprintln!("manabrew-adapter: confirm_replacement_effect {question:?} (accepted)");
+            return true;
+        };
+        let mut shared = self.shared.borrow_mut();
+        shared.rec.offer(player, "dredge", &[card]);
+        let accept = match shared.next_decision("dredge", player) {
+            Some((_, decision)) => {
+                decision["card"].as_str() == Some(shared.rec.card_name(card).as_str())
+            }
+            None => true,
+        };
+        if accept {
+            let step = shared.rec.step;
+            let who = shared.rec.player_name(player);
+            let id = shared.rec.card_name(card);
+            let draw = shared.rec.draws_in_step + 1;
+            shared.rec.events.push(
+                json!({"step": step, "event": "dredged", "player": who, "card": id, "draw": draw}),
+            );
+        }
+        accept
     }
 
     fn pay_mana_cost(

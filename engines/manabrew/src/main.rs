@@ -139,6 +139,11 @@ fn run(library: &scenario::CardLibrary, message: &Value) -> Value {
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "panic".to_string());
+            if text.contains("don't find Token for TokenScript") {
+                // The Forge folder has card scripts only: the engine can't create tokens.
+                return json!({"type": "unsupported", "seq": seq,
+                              "reason": format!("a token the engine has no Forge token script for ({text})")});
+            }
             json!({"type": "error", "seq": seq, "message": format!("manabrew-engine panicked: {text}")})
         }
     }

@@ -101,6 +101,11 @@ pub struct Recorder {
     search: Option<OpenSearch>,
     reveals: Vec<PendingReveal>,
     tokens: usize,
+    /// The card whose cast the agent made with flashback (the engine's flashback cast mode).
+    pub flashback_cast: Option<CardId>,
+    /// Draws from this player's library seen in this step (moves library -> hand), for dredge's
+    /// draw index.
+    pub draws_in_step: usize,
     /// Problems the adapter met that make the run unreportable (logged to stderr).
     pub problems: Vec<String>,
 }
@@ -120,6 +125,8 @@ impl Recorder {
             search: None,
             reveals: Vec::new(),
             tokens: 0,
+            flashback_cast: None,
+            draws_in_step: 0,
             problems: Vec::new(),
         }
     }
@@ -212,8 +219,13 @@ impl Recorder {
                                         "source": source, "controller": controller}));
             } else if sa.is_spell {
                 if let Some(card) = sa.source {
-                    self.events.push(json!({"step": self.step, "event": "cast",
-                                            "player": controller, "card": self.card_name(card)}));
+                    let mut event = json!({"step": self.step, "event": "cast",
+                                           "player": controller, "card": self.card_name(card)});
+                    if self.flashback_cast == Some(card) {
+                        self.flashback_cast = None;
+                        event["flashback"] = json!(true);
+                    }
+                    self.events.push(event);
                 }
             } else if let Some(card) = sa.source {
                 if let Some((source, ability)) = self.activating.take() {
@@ -265,8 +277,18 @@ impl Recorder {
             self.close_search();
         }
         for (card, from, to) in moves {
+            let id = self.card_name(card);
+            if from.ends_with(".library") && to.ends_with(".hand") {
+                self.draws_in_step += 1;
+            }
             self.events.push(json!({"step": self.step, "event": "moved",
-                                    "card": self.card_name(card), "from": from, "to": to}));
+                                    "card": id, "from": from, "to": to}));
+            // The engine marks a discarded card (`Card::discarded`, set by its discard action).
+            if from.ends_with(".hand") && to.ends_with(".graveyard") && game.card(card).discarded {
+                let player = self.player_name(game.card(card).owner);
+                self.events.push(json!({"step": self.step, "event": "discarded",
+                                        "player": player, "card": id}));
+            }
         }
         // Shuffles.
         let shuffles: Vec<Vec<CardId>> = self.shuffles.borrow_mut().drain(..).collect();

@@ -1,7 +1,6 @@
 //! Building a manabrew game from a scenario message and carrying out its steps.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -21,8 +20,11 @@ use crate::observe::{RecordingRng, Recorder, ShuffleLog};
 /// The scenario features this adapter can run (see `hello`). Left out: `face-down` (no way to
 /// set a card face down in a hidden-information-free set-up), `non-active-player-sorcery` (the
 /// engine enforces sorcery timing and the adapter gives the turn only to the first player), and
-/// the `step-*` features (the engine has only raw zone moves for them, which skip triggers).
-pub const SUPPORTED_FEATURES: [&str; 2] = ["hypothetical-card", "outside-the-game"];
+/// `step-to-graveyard` (several permanents put into graveyards at once: the engine moves one card
+/// at a time). `step-dies` and `step-exile` go through the engine's zone-change machinery and
+/// its `ChangesZone` trigger, like its destroy and exile effects.
+pub const SUPPORTED_FEATURES: [&str; 4] =
+    ["hypothetical-card", "outside-the-game", "step-dies", "step-exile"];
 
 /// The Forge card scripts, as an archive the engine's card database reads.
 pub struct CardLibrary {
@@ -233,6 +235,8 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
     let mut game_loop = GameLoop::new(players.len());
     game_loop.game_rng = Box::new(RecordingRng { log: shuffles });
     game_loop.set_provide_priority_action_space(true);
+    // The set-up moved cards without the trigger handler: register every card's triggers.
+    game_loop.trigger_handler.reset_active_triggers(&game);
     let agents: Vec<Box<dyn PlayerAgent>> = (0..players.len())
         .map(|i| {
             Box::new(ScriptedAgent {
@@ -250,7 +254,11 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
     run.shared.borrow_mut().rec.start(&run.game);
 
     for (index, step) in list(scenario, "steps").iter().enumerate() {
-        run.shared.borrow_mut().rec.step = index;
+        {
+            let mut s = run.shared.borrow_mut();
+            s.rec.step = index;
+            s.rec.draws_in_step = 0;
+        }
         if let Err(answer) = run.step(step) {
             return answer;
         }
@@ -322,6 +330,35 @@ impl Run {
                 pool.add(atom, 20);
             }
         }
+    }
+
+    /// Moves a permanent the way the engine's own destroy and exile effects do: through its
+    /// zone-change machinery (replacement effects apply) and then its `ChangesZone` trigger.
+    fn move_with_triggers(&mut self, card: CardId, from: ZoneType, to: ZoneType) {
+        let owner = self.game.card(card).owner;
+        let gl = &mut self.game_loop;
+        let mut runtime = manabrew_engine::replacement::replacement_handler::ReplacementRuntime {
+            trigger_handler: &mut gl.trigger_handler,
+            token_templates: &gl.token_templates,
+            token_art_variants: &gl.token_art_variants,
+            token_fallback: &gl.token_fallback,
+            edition_dates: &gl.edition_dates,
+            mana_pools: &mut gl.mana_pools,
+            rng: gl.game_rng.as_mut(),
+        };
+        self.game.move_card_with_agents_and_replacement_runtime(
+            card,
+            to,
+            owner,
+            &mut self.agents,
+            &mut runtime,
+        );
+        manabrew_engine::ability::effects::zone_triggers::emit_zone_trigger(
+            &mut gl.trigger_handler,
+            card,
+            from,
+            to,
+        );
     }
 
     /// A priority round in which nobody acts but the player of a pending action: state-based
@@ -411,6 +448,32 @@ impl Run {
                 for _ in 0..count {
                     self.game.draw_card_with_agents(player, &mut self.agents);
                 }
+                self.priority_round();
+                Ok(())
+            }
+            "dies" | "exile" => {
+                let card = self.card(text(body, "card"))?;
+                let from = self.game.card(card).zone;
+                let to = if kind == "dies" { ZoneType::Graveyard } else { ZoneType::Exile };
+                if from != ZoneType::Battlefield {
+                    return Err(Answer::Unsupported(format!(
+                        "a `{kind}` step for a card that isn't on the battlefield"
+                    )));
+                }
+                self.move_with_triggers(card, from, to);
+                self.priority_round();
+                Ok(())
+            }
+            "discard" => {
+                let player = self.player(text(body, "player"))?;
+                let card = self.card(text(body, "card"))?;
+                self.game.discard_card(
+                    card,
+                    player,
+                    None,
+                    Some(&mut self.agents),
+                    &mut self.game_loop.trigger_handler,
+                );
                 self.priority_round();
                 Ok(())
             }
