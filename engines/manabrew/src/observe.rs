@@ -215,8 +215,35 @@ impl Recorder {
                     .or(sa.trigger_source)
                     .map(|c| self.card_name(c))
                     .unwrap_or_default();
-                self.events.push(json!({"step": self.step, "event": "triggered",
-                                        "source": source, "controller": controller}));
+                let mut event = json!({"step": self.step, "event": "triggered",
+                                       "source": source, "controller": controller});
+                // The triggering player, for triggers about a player's action.
+                let kind = sa
+                    .source
+                    .zip(sa.trigger_index)
+                    .and_then(|(card, index)| game.card(card).triggers.get(index))
+                    .map(|trigger| trigger.kind);
+                use manabrew_engine::trigger::TriggerType as T;
+                if matches!(
+                    kind,
+                    Some(T::SearchedLibrary | T::Shuffled | T::Cycled | T::Discarded | T::Sacrificed)
+                ) {
+                    let key = manabrew_engine::ability::AbilityKey::Player;
+                    // The engine stores the player as a player value or as its index in text.
+                    let triggering = sa.get_triggering_player(key).or_else(|| {
+                        sa.get_triggering_object(key)
+                            .and_then(|text| text.parse::<u32>().ok())
+                            .map(PlayerId)
+                    });
+                    if let Some(player) = triggering {
+                        event["player"] = json!(self.player_name(player));
+                    }
+                }
+                let targets = self.targets_of(sa);
+                if !targets.is_empty() {
+                    event["targets"] = json!(targets);
+                }
+                self.events.push(event);
             } else if sa.is_spell {
                 if let Some(card) = sa.source {
                     let mut event = json!({"step": self.step, "event": "cast",
@@ -317,6 +344,23 @@ impl Recorder {
         }
         self.last = now;
         self.last.stack = new_stack;
+    }
+
+    /// The targets the engine recorded for a spell or ability: cards and players.
+    fn targets_of(&self, sa: &manabrew_engine::spellability::SpellAbility) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        if !sa.uses_targeting() {
+            // A "Defined" player or card the engine keeps in the same record isn't a target.
+            return out;
+        }
+        let chosen = &sa.target_chosen;
+        if let Some(card) = chosen.target_card {
+            out.push(self.card_name(card));
+        }
+        for player in chosen.target_player.iter().chain(&chosen.additional_target_players) {
+            out.push(self.player_name(*player));
+        }
+        out
     }
 
     /// The player whose library the engine shuffled: every shuffled card is in (or was just in)
