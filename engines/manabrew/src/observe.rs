@@ -57,6 +57,8 @@ struct Snapshot {
     life: Vec<i32>,
     /// Stack entry ids seen.
     stack: Vec<u32>,
+    /// +1/+1 counters on permanents.
+    counters: HashMap<CardId, i32>,
 }
 
 /// A search in progress: one or more consecutive search prompts of one player.
@@ -190,6 +192,14 @@ impl Recorder {
             snapshot.life.push(game.player(pid).life);
         }
         snapshot.stack = game.stack.iter().map(|entry| entry.id).collect();
+        for (&card, (zone, _)) in &snapshot.cards {
+            if zone == "battlefield" {
+                let count = plus_one_counters(game, card);
+                if count > 0 {
+                    snapshot.counters.insert(card, count);
+                }
+            }
+        }
         snapshot
     }
 
@@ -310,6 +320,12 @@ impl Recorder {
             }
             self.events.push(json!({"step": self.step, "event": "moved",
                                     "card": id, "from": from, "to": to}));
+            // The engine records the last permanent sacrificed (`GameState::last_sacrificed_card`).
+            if from == "battlefield" && game.last_sacrificed_card == Some(card) {
+                let player = self.player_name(self.last_controller(card, game));
+                self.events.push(json!({"step": self.step, "event": "sacrificed",
+                                        "player": player, "card": id.clone()}));
+            }
             // The engine marks a discarded card (`Card::discarded`, set by its discard action).
             if from.ends_with(".hand") && to.ends_with(".graveyard") && game.card(card).discarded {
                 let player = self.player_name(game.card(card).owner);
@@ -331,6 +347,16 @@ impl Recorder {
             }
         }
         self.flush_reveals();
+        // +1/+1 counters put on permanents.
+        let mut counted: Vec<(&CardId, &i32)> = now.counters.iter().collect();
+        counted.sort_by_key(|(card, _)| card.0);
+        for (card, &count) in counted {
+            let before = self.last.counters.get(card).copied().unwrap_or(0);
+            if count > before {
+                self.events.push(json!({"step": self.step, "event": "counters",
+                                        "card": self.card_name(*card), "count": count - before}));
+            }
+        }
         // Life.
         for (index, (&old, &new)) in self.last.life.iter().zip(now.life.iter()).enumerate() {
             let player = self.players[index].clone();
@@ -344,6 +370,26 @@ impl Recorder {
         }
         self.last = now;
         self.last.stack = new_stack;
+    }
+
+    /// Who controlled a permanent that just left the battlefield (its controller field keeps
+    /// the last one).
+    fn last_controller(&self, card: CardId, game: &GameState) -> PlayerId {
+        game.card(card).controller
+    }
+
+    /// The +1/+1 counters the engine has on a card.
+    pub fn counters(&self, game: &GameState) -> BTreeMap<String, i32> {
+        let mut out = BTreeMap::new();
+        for player in 0..self.players.len() {
+            for &card in game.cards_in_zone(ZoneType::Battlefield, PlayerId(player as u32)) {
+                let count = plus_one_counters(game, card);
+                if count > 0 {
+                    out.insert(self.card_name(card), count);
+                }
+            }
+        }
+        out
     }
 
     /// The targets the engine recorded for a spell or ability: cards and players.
@@ -568,4 +614,12 @@ impl Recorder {
             .map(|p| (self.players[p].clone(), game.player(PlayerId(p as u32)).life))
             .collect()
     }
+}
+
+fn plus_one_counters(game: &GameState, card: CardId) -> i32 {
+    game.card(card)
+        .counters
+        .get(&manabrew_engine::card::CounterType::P1P1)
+        .copied()
+        .unwrap_or(0)
 }

@@ -286,7 +286,7 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
         "zones": s.rec.zones(&run.game),
         "known": {},
         "life": s.rec.life(&run.game),
-        "counters": {},
+        "counters": s.rec.counters(&run.game),
         "events": s.rec.events,
     });
     Answer::Result {
