@@ -63,6 +63,8 @@ pub struct Shared {
     pub no_such_choice: Option<NoSuchChoice>,
     /// Scenario id -> engine card.
     pub cards: HashMap<String, CardId>,
+    /// Targets of a scripted `targets` decision not yet given.
+    pub trigger_targets: Vec<String>,
     /// Player name -> engine player.
     pub players: HashMap<String, PlayerId>,
 }
@@ -78,6 +80,7 @@ impl Shared {
             pending: None,
             no_such_choice: None,
             cards: HashMap::new(),
+            trigger_targets: Vec::new(),
             players: HashMap::new(),
         }
     }
@@ -112,14 +115,31 @@ pub struct ScriptedAgent {
 }
 
 impl ScriptedAgent {
+    /// The next scripted target: the step's targets while its action is being taken, else the
+    /// next of a `targets` decision for this player (a triggered ability's targets).
     fn next_target(&mut self) -> Option<String> {
         let mut shared = self.shared.borrow_mut();
-        let pending = shared.pending.as_mut()?;
-        let target = pending.targets.get(pending.targets_given).cloned();
-        if target.is_some() {
-            pending.targets_given += 1;
+        if let Some(pending) = shared.pending.as_mut().filter(|p| !p.done) {
+            let target = pending.targets.get(pending.targets_given).cloned();
+            if target.is_some() {
+                pending.targets_given += 1;
+            }
+            return target;
         }
-        target
+        if shared.trigger_targets.is_empty() {
+            let player = self.player;
+            if let Some((_, decision)) = shared.next_decision("targets", player) {
+                shared.trigger_targets = decision["targets"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                    .unwrap_or_default();
+            }
+        }
+        if shared.trigger_targets.is_empty() {
+            None
+        } else {
+            Some(shared.trigger_targets.remove(0))
+        }
     }
 
     /// Answers one search prompt (a single card, or `bounds` for a multi-card prompt).
