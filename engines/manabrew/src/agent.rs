@@ -115,15 +115,17 @@ pub struct ScriptedAgent {
 }
 
 impl ScriptedAgent {
-    /// The next scripted target: the step's targets while its action is being taken, else the
+    /// The next scripted target: the step's targets while it has some left, else the
     /// next of a `targets` decision for this player (a triggered ability's targets).
     fn next_target(&mut self) -> Option<String> {
         let mut shared = self.shared.borrow_mut();
-        if let Some(pending) = shared.pending.as_mut().filter(|p| !p.done) {
+        if let Some(pending) = shared
+            .pending
+            .as_mut()
+            .filter(|p| p.targets_given < p.targets.len())
+        {
             let target = pending.targets.get(pending.targets_given).cloned();
-            if target.is_some() {
-                pending.targets_given += 1;
-            }
+            pending.targets_given += 1;
             return target;
         }
         if shared.trigger_targets.is_empty() {
