@@ -462,7 +462,11 @@ impl PlayerAgent for ScriptedAgent {
         valid: &[CardId],
         _: Option<CardId>,
     ) -> Option<CardId> {
-        self.pick_cards(player, "sacrifice", valid, 1).into_iter().next()
+        let chosen = self.pick_cards(player, "sacrifice", valid, 1).into_iter().next();
+        if let Some(card) = chosen {
+            self.shared.borrow_mut().rec.sacrifice_choices.push(card);
+        }
+        chosen
     }
 
     fn choose_discard(&mut self, player: PlayerId, hand: &[CardId], num: usize) -> Vec<CardId> {
@@ -530,8 +534,19 @@ impl PlayerAgent for ScriptedAgent {
             // The engine asks whether to cancel after an empty answer: keep the answer.
             return false;
         }
-        eprintln!("manabrew-adapter: confirm_action {mode:?} {message:?} (answered as a may)");
-        self.may(player)
+        let accepted = self.may(player);
+        // "Search Bob's library?": the engine's question before an optional search.
+        if mode == Some("ChangeZoneGeneral") && accepted {
+            if let Some(rest) = message.strip_prefix("Search ").and_then(|r| r.strip_suffix('?')) {
+                if let Some((name, zone)) = rest.rsplit_once("'s ") {
+                    let mut shared = self.shared.borrow_mut();
+                    if shared.players.contains_key(name) {
+                        shared.rec.announce_search(player, format!("{name}.{zone}"));
+                    }
+                }
+            }
+        }
+        accepted
     }
 
     fn choose_card_name(&mut self, player: PlayerId, valid_names: &[String]) -> Option<String> {

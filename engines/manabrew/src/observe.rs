@@ -103,6 +103,8 @@ pub struct Recorder {
     search: Option<OpenSearch>,
     reveals: Vec<PendingReveal>,
     tokens: usize,
+    /// Permanents the engine asked a player to choose for a sacrifice (not yet seen leaving).
+    pub sacrifice_choices: Vec<CardId>,
     /// The card whose cast the agent made with flashback (the engine's flashback cast mode).
     pub flashback_cast: Option<CardId>,
     /// Draws from this player's library seen in this step (moves library -> hand), for dredge's
@@ -128,6 +130,7 @@ impl Recorder {
             reveals: Vec::new(),
             tokens: 0,
             flashback_cast: None,
+            sacrifice_choices: Vec::new(),
             draws_in_step: 0,
             problems: Vec::new(),
         }
@@ -321,7 +324,9 @@ impl Recorder {
             self.events.push(json!({"step": self.step, "event": "moved",
                                     "card": id, "from": from, "to": to}));
             // The engine records the last permanent sacrificed (`GameState::last_sacrificed_card`).
-            if from == "battlefield" && game.last_sacrificed_card == Some(card) {
+            let chosen_for_sacrifice = self.sacrifice_choices.contains(&card);
+            if from == "battlefield" && (chosen_for_sacrifice || game.last_sacrificed_card == Some(card)) {
+                self.sacrifice_choices.retain(|c| *c != card);
                 let player = self.player_name(self.last_controller(card, game));
                 self.events.push(json!({"step": self.step, "event": "sacrificed",
                                         "player": player, "card": id.clone()}));
@@ -452,10 +457,24 @@ impl Recorder {
         bounds: Option<(usize, usize)>,
     ) -> bool {
         self.observe(game);
-        let continues = self
+        // A search the engine announced with its "Search <player>'s <zone>?" question gets its
+        // first prompt now: the offer is made here.
+        let announced = self
             .search
             .as_ref()
-            .is_some_and(|s| s.chooser == chooser && bounds.is_none() && s.multi_bounds.is_none());
+            .is_some_and(|s| s.chooser == chooser && s.prompts == 0 && s.offer_index == usize::MAX);
+        if announced {
+            let cards: Vec<String> = valid.iter().map(|&c| self.card_name(c)).collect();
+            self.offers.push(json!({"step": self.step, "player": self.player_name(chooser),
+                                    "decision": "search", "cards": cards, "min": 0, "max": 0}));
+            let search = self.search.as_mut().expect("announced search");
+            search.offer_index = self.offers.len() - 1;
+            search.multi_bounds = bounds;
+        }
+        let continues = announced
+            || self.search.as_ref().is_some_and(|s| {
+                s.chooser == chooser && bounds.is_none() && s.multi_bounds.is_none()
+            });
         if !continues {
             self.close_search();
             let mut zones: Vec<String> = Vec::new();
@@ -497,6 +516,27 @@ impl Recorder {
         !continues
     }
 
+    /// A search the engine announced ("Search <player>'s <zone>?") and the chooser accepted: it
+    /// is logged even if no prompt follows (an empty zone, or nothing that can be found).
+    /// The engine observed the game (`snapshot_state`) just before asking.
+    pub fn announce_search(&mut self, chooser: PlayerId, zone: String) {
+        self.close_search();
+        self.events.push(json!({"step": self.step, "event": "searched",
+                                "player": self.player_name(chooser), "zones": [zone],
+                                "found": []}));
+        self.search = Some(OpenSearch {
+            chooser,
+            event_index: self.events.len() - 1,
+            offer_index: usize::MAX,
+            decision: None,
+            remaining: Vec::new(),
+            found: Vec::new(),
+            prompts: 0,
+            mandatory_prompts: 0,
+            multi_bounds: None,
+        });
+    }
+
     /// The open search, to answer its prompt.
     pub fn open_search(&mut self) -> Option<(&mut Option<usize>, &mut Vec<CardId>)> {
         self.search
@@ -522,6 +562,9 @@ impl Recorder {
             Some(bounds) => bounds,
             None => (search.mandatory_prompts, search.prompts),
         };
+        if search.offer_index == usize::MAX {
+            return;
+        }
         let offer = &mut self.offers[search.offer_index];
         let offered = offer["cards"].as_array().map(Vec::len).unwrap_or(0);
         offer["min"] = json!(min.min(offered));
