@@ -599,7 +599,25 @@ impl PlayerAgent for ScriptedAgent {
             return true;
         };
         let mut shared = self.shared.borrow_mut();
-        shared.rec.offer(player, "dredge", &[card]);
+        // The engine asks once per dredge card for the same draw: one offer lists them all.
+        let draw = shared.rec.draws_in_step;
+        let step = shared.rec.step;
+        let same_draw = shared.rec.last_dredge_offer.filter(|&(index, d, s)| {
+            d == draw && s == step && shared.rec.offers.get(index).is_some_and(|o| o["player"] == json!(shared.rec.player_name(player)))
+        });
+        match same_draw {
+            Some((index, _, _)) => {
+                let id = shared.rec.card_name(card);
+                if let Some(cards) = shared.rec.offers[index]["cards"].as_array_mut() {
+                    cards.push(json!(id));
+                }
+            }
+            None => {
+                shared.rec.offer(player, "dredge", &[card]);
+                let index = shared.rec.offers.len() - 1;
+                shared.rec.last_dredge_offer = Some((index, draw, step));
+            }
+        }
         let accept = match shared.next_decision("dredge", player) {
             Some((_, decision)) => {
                 decision["card"].as_str() == Some(shared.rec.card_name(card).as_str())

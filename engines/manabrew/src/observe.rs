@@ -103,6 +103,8 @@ pub struct Recorder {
     search: Option<OpenSearch>,
     reveals: Vec<PendingReveal>,
     tokens: usize,
+    /// The last dredge offer: (offer index, draws seen in the step when offered, step).
+    pub last_dredge_offer: Option<(usize, usize, usize)>,
     /// Permanents the engine asked a player to choose for a sacrifice (not yet seen leaving).
     pub sacrifice_choices: Vec<CardId>,
     /// The card whose cast the agent made with flashback (the engine's flashback cast mode).
@@ -131,6 +133,7 @@ impl Recorder {
             tokens: 0,
             flashback_cast: None,
             sacrifice_choices: Vec::new(),
+            last_dredge_offer: None,
             draws_in_step: 0,
             problems: Vec::new(),
         }

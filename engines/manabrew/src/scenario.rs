@@ -332,6 +332,45 @@ impl Run {
         }
     }
 
+    /// Offers the step's cast or activation to its player in a priority round; false when the
+    /// engine didn't list it among the player's options.
+    fn take_action(&mut self, kind: &str, body: &Value) -> Result<bool, Answer> {
+        let player = self.player(text(body, "player"))?;
+        let card = self.card(text(body, "card"))?;
+        if body.get("face").is_some() {
+            return Err(Answer::Unsupported(
+                "casting one half of a split card (the engine's cast modes choose a half only for Rooms)"
+                    .into(),
+            ));
+        }
+        if body.get("x").is_some() {
+            return Err(Answer::Unsupported("choosing X".into()));
+        }
+        for cost in ["discard", "reveal", "sacrifice"] {
+            if body.get(cost).is_some() {
+                return Err(Answer::Unsupported(format!("a {cost} cost chosen by the step")));
+            }
+        }
+        let ability = (kind == "activate").then(|| text(body, "ability").to_string());
+        let targets: Vec<String> = list(body, "targets")
+            .iter()
+            .filter_map(|t| t.as_str().map(String::from))
+            .collect();
+        self.shared.borrow_mut().pending = Some(Pending {
+            player,
+            card,
+            ability,
+            flashback: body.get("flashback").and_then(Value::as_bool) == Some(true),
+            targets,
+            targets_given: 0,
+            done: false,
+            not_offered: false,
+        });
+        self.priority_round();
+        let pending = self.shared.borrow_mut().pending.take();
+        Ok(pending.is_some_and(|p| p.done))
+    }
+
     /// Moves a permanent the way the engine's own destroy and exile effects do: through its
     /// zone-change machinery (replacement effects apply) and then its `ChangesZone` trigger.
     fn move_with_triggers(&mut self, card: CardId, from: ZoneType, to: ZoneType) {
@@ -400,50 +439,37 @@ impl Run {
         };
         match kind.as_str() {
             "cast" | "activate" => {
-                let player = self.player(text(body, "player"))?;
-                let card = self.card(text(body, "card"))?;
-                if body.get("face").is_some() {
-                    return Err(Answer::Unsupported(
-                        "casting one half of a split card (the adapter doesn't choose halves yet)"
-                            .into(),
-                    ));
-                }
-                if body.get("x").is_some() {
-                    return Err(Answer::Unsupported("choosing X".into()));
-                }
-                for cost in ["discard", "reveal", "sacrifice"] {
-                    if body.get(cost).is_some() {
-                        return Err(Answer::Unsupported(format!(
-                            "a {cost} cost chosen by the step"
-                        )));
-                    }
-                }
-                let ability = (kind == "activate").then(|| text(body, "ability").to_string());
-                let targets: Vec<String> = list(body, "targets")
-                    .iter()
-                    .filter_map(|t| t.as_str().map(String::from))
-                    .collect();
-                self.shared.borrow_mut().pending = Some(Pending {
-                    player,
-                    card,
-                    ability: ability.clone(),
-                    flashback: body.get("flashback").and_then(Value::as_bool) == Some(true),
-                    targets,
-                    targets_given: 0,
-                    done: false,
-                    not_offered: false,
-                });
-                self.priority_round();
-                let pending = self.shared.borrow_mut().pending.take();
-                match pending {
-                    Some(p) if p.done => Ok(()),
-                    _ => Err(Answer::Unsupported(format!(
+                if self.take_action(kind, body)? {
+                    Ok(())
+                } else {
+                    Err(Answer::Unsupported(format!(
                         "the engine doesn't offer {} {} {} now (it isn't among the player's priority options)",
                         text(body, "player"),
-                        if ability.is_some() { "activating an ability of" } else { "casting" },
+                        if kind == "activate" { "activating an ability of" } else { "casting" },
                         text(body, "card")
-                    ))),
+                    )))
                 }
+            }
+            "attempt" => {
+                let inner = body.get("step").cloned().unwrap_or(Value::Null);
+                let Some((inner_kind, inner_body)) = inner.as_object().and_then(|o| o.iter().next())
+                else {
+                    return Err(Answer::Error(format!("unreadable attempt {body}")));
+                };
+                if !matches!(inner_kind.as_str(), "cast" | "activate") {
+                    return Err(Answer::Unsupported(format!(
+                        "an attempted `{inner_kind}` step (the adapter tries only casts and activations)"
+                    )));
+                }
+                if !self.take_action(inner_kind, inner_body)? {
+                    // The engine didn't list the action among the player's options: it refuses.
+                    let mut s = self.shared.borrow_mut();
+                    let step = s.rec.step;
+                    s.rec.events.push(json!({"step": step, "event": "refused",
+                                             "player": text(inner_body, "player"),
+                                             "card": text(inner_body, "card")}));
+                }
+                Ok(())
             }
             "draw" => {
                 let player = self.player(text(body, "player"))?;
@@ -458,9 +484,17 @@ impl Run {
                 let card = self.card(text(body, "card"))?;
                 let from = self.game.card(card).zone;
                 let to = if kind == "dies" { ZoneType::Graveyard } else { ZoneType::Exile };
-                if from != ZoneType::Battlefield {
+                let allowed = if kind == "dies" {
+                    from == ZoneType::Battlefield
+                } else {
+                    matches!(
+                        from,
+                        ZoneType::Battlefield | ZoneType::Graveyard | ZoneType::Hand | ZoneType::Library
+                    )
+                };
+                if !allowed {
                     return Err(Answer::Unsupported(format!(
-                        "a `{kind}` step for a card that isn't on the battlefield"
+                        "a `{kind}` step for a card in the engine's {from:?} zone"
                     )));
                 }
                 self.move_with_triggers(card, from, to);
