@@ -325,8 +325,16 @@ impl PlayerAgent for ScriptedAgent {
                 .iter()
                 .find(|o| {
                     o.card_id == card
-                        && (flashback
-                            || matches!(o.mode, PlayCardMode::Normal | PlayCardMode::RoomRightSplit))
+                        && if flashback {
+                            matches!(
+                                o.mode,
+                                PlayCardMode::Alternative(
+                                    manabrew_engine::spellability::alternative_cost::AlternativeCost::Flashback
+                                )
+                            )
+                        } else {
+                            matches!(o.mode, PlayCardMode::Normal)
+                        }
                 })
                 .map(|o| PlayerAction::CastSpell(*o)),
             Some(name) => {
