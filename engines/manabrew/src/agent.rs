@@ -208,7 +208,10 @@ impl ScriptedAgent {
                 } else {
                     Vec::new()
                 };
-                if fitting.len() < need || !unfit.is_empty() {
+                // A scripted card this prompt doesn't offer: prompts only narrow, so it can't be
+                // found later in this search either.
+                let none_offered = !remaining.is_empty() && fitting.is_empty();
+                if fitting.len() < need || !unfit.is_empty() || none_offered {
                     let offered = shared.offered_search(player, valid);
                     shared.no_such_choice = Some(NoSuchChoice {
                         decision: index,
