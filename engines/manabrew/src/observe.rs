@@ -488,9 +488,8 @@ impl Recorder {
                     }
                 }
             }
-            if zones.is_empty() {
-                zones.push(format!("{}.library", self.player_name(chooser)));
-            }
+            // A prompt with no cards doesn't say which zone was searched: `zones` stays empty
+            // rather than guessed.
             self.events.push(json!({"step": self.step, "event": "searched",
                                     "player": self.player_name(chooser), "zones": zones,
                                     "found": []}));
