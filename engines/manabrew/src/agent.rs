@@ -7,8 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use manabrew_engine::agent::{
-    ManaAbilityOption, ManaCostAction, PlayCardMode, PlayerAgent, PriorityActionSpace,
-    TargetChoice,
+    ManaAbilityOption, ManaCostAction, PlayCardMode, PlayerAgent, PriorityActionSpace, TargetChoice,
 };
 use manabrew_engine::combat::DefenderId;
 use manabrew_engine::game::GameState;
@@ -119,11 +118,7 @@ impl ScriptedAgent {
     /// next of a `targets` decision for this player (a triggered ability's targets).
     fn next_target(&mut self) -> Option<String> {
         let mut shared = self.shared.borrow_mut();
-        if let Some(pending) = shared
-            .pending
-            .as_mut()
-            .filter(|p| p.targets_given < p.targets.len())
-        {
+        if let Some(pending) = shared.pending.as_mut().filter(|p| p.targets_given < p.targets.len()) {
             let target = pending.targets.get(pending.targets_given).cloned();
             pending.targets_given += 1;
             return target;
@@ -137,11 +132,7 @@ impl ScriptedAgent {
                     .unwrap_or_default();
             }
         }
-        if shared.trigger_targets.is_empty() {
-            None
-        } else {
-            Some(shared.trigger_targets.remove(0))
-        }
+        if shared.trigger_targets.is_empty() { None } else { Some(shared.trigger_targets.remove(0)) }
     }
 
     /// Answers one search prompt (a single card, or `bounds` for a multi-card prompt).
@@ -185,24 +176,13 @@ impl ScriptedAgent {
                 }
             }
         }
-        let scripted = shared
-            .rec
-            .open_search()
-            .and_then(|(decision, remaining)| decision.map(|d| (d, remaining.clone())));
+        let scripted =
+            shared.rec.open_search().and_then(|(decision, remaining)| decision.map(|d| (d, remaining.clone())));
         let chosen: Vec<CardId> = match scripted {
             Some((index, remaining)) => {
                 let take = bounds.map(|(_, max)| max).unwrap_or(1);
-                let fitting: Vec<CardId> = remaining
-                    .iter()
-                    .copied()
-                    .filter(|c| valid.contains(c))
-                    .take(take)
-                    .collect();
-                let need = bounds.map(|(min, _)| min).unwrap_or(if optional || valid.is_empty() {
-                    0
-                } else {
-                    1
-                });
+                let fitting: Vec<CardId> = remaining.iter().copied().filter(|c| valid.contains(c)).take(take).collect();
+                let need = bounds.map(|(min, _)| min).unwrap_or(if optional || valid.is_empty() { 0 } else { 1 });
                 let unfit: Vec<CardId> = if bounds.is_some() {
                     remaining.iter().copied().filter(|c| !valid.contains(c)).collect()
                 } else {
@@ -252,13 +232,7 @@ impl ScriptedAgent {
         }
     }
 
-    fn pick_cards(
-        &mut self,
-        player: PlayerId,
-        kind: &str,
-        valid: &[CardId],
-        count: usize,
-    ) -> Vec<CardId> {
+    fn pick_cards(&mut self, player: PlayerId, kind: &str, valid: &[CardId], count: usize) -> Vec<CardId> {
         let mut shared = self.shared.borrow_mut();
         shared.rec.offer(player, kind, valid);
         if let Some((index, decision)) = shared.next_decision(kind, player) {
@@ -342,20 +316,14 @@ impl PlayerAgent for ScriptedAgent {
                 .map(|o| PlayerAction::CastSpell(*o)),
             Some(name) => {
                 let wanted = name.to_lowercase().replace(['_', ' ', '-'], "");
-                let of_card: Vec<_> = space
-                    .activatable
-                    .iter()
-                    .filter(|a| a.card_id == card && !a.is_mana_ability)
-                    .collect();
+                let of_card: Vec<_> =
+                    space.activatable.iter().filter(|a| a.card_id == card && !a.is_mana_ability).collect();
                 of_card
                     .iter()
                     .find(|a| a.description.to_lowercase().replace(['_', ' ', '-'], "").contains(&wanted))
                     .or(if of_card.len() == 1 { of_card.first() } else { None })
                     .map(|a| {
-                        PlayerAction::ActivateAbility(AbilityRef {
-                            card_id: a.card_id,
-                            ability_index: a.ability_index,
-                        })
+                        PlayerAction::ActivateAbility(AbilityRef { card_id: a.card_id, ability_index: a.ability_index })
                     })
             }
         };
@@ -367,7 +335,9 @@ impl PlayerAgent for ScriptedAgent {
                 if let PlayerAction::CastSpell(option) = &action {
                     if matches!(
                         option.mode,
-                        PlayCardMode::Alternative(manabrew_engine::spellability::alternative_cost::AlternativeCost::Flashback)
+                        PlayCardMode::Alternative(
+                            manabrew_engine::spellability::alternative_cost::AlternativeCost::Flashback
+                        )
                     ) {
                         shared.rec.flashback_cast = Some(card);
                     }
@@ -384,40 +354,19 @@ impl PlayerAgent for ScriptedAgent {
         }
     }
 
-    fn choose_attackers(
-        &mut self,
-        _: PlayerId,
-        _: &[CardId],
-        _: &[DefenderId],
-    ) -> Vec<(CardId, DefenderId)> {
+    fn choose_attackers(&mut self, _: PlayerId, _: &[CardId], _: &[DefenderId]) -> Vec<(CardId, DefenderId)> {
         Vec::new()
     }
 
-    fn choose_blockers(
-        &mut self,
-        _: PlayerId,
-        _: &[CardId],
-        _: &[CardId],
-        _: Option<usize>,
-    ) -> Vec<(CardId, CardId)> {
+    fn choose_blockers(&mut self, _: PlayerId, _: &[CardId], _: &[CardId], _: Option<usize>) -> Vec<(CardId, CardId)> {
         Vec::new()
     }
 
-    fn choose_targets_for(
-        &mut self,
-        sa: &mut SpellAbility,
-        game: &GameState,
-        mana_pools: &[ManaPool],
-    ) -> bool {
+    fn choose_targets_for(&mut self, sa: &mut SpellAbility, game: &GameState, mana_pools: &[ManaPool]) -> bool {
         manabrew_engine::spellability::choose_targets_by_kind(self, sa, game, mana_pools)
     }
 
-    fn choose_target_player(
-        &mut self,
-        _: PlayerId,
-        valid: &[PlayerId],
-        _: Option<&SpellAbility>,
-    ) -> Option<PlayerId> {
+    fn choose_target_player(&mut self, _: PlayerId, valid: &[PlayerId], _: Option<&SpellAbility>) -> Option<PlayerId> {
         if let Some(target) = self.next_target() {
             let wanted = self.shared.borrow().players.get(&target).copied();
             if let Some(p) = wanted.filter(|p| valid.contains(p)) {
@@ -427,12 +376,7 @@ impl PlayerAgent for ScriptedAgent {
         valid.first().copied()
     }
 
-    fn choose_target_card(
-        &mut self,
-        _: PlayerId,
-        valid: &[CardId],
-        _: Option<&SpellAbility>,
-    ) -> Option<CardId> {
+    fn choose_target_card(&mut self, _: PlayerId, valid: &[CardId], _: Option<&SpellAbility>) -> Option<CardId> {
         if let Some(target) = self.next_target() {
             let wanted = self.shared.borrow().card(&target);
             if let Some(c) = wanted.filter(|c| valid.contains(c)) {
@@ -467,12 +411,7 @@ impl PlayerAgent for ScriptedAgent {
         }
     }
 
-    fn choose_sacrifice(
-        &mut self,
-        player: PlayerId,
-        valid: &[CardId],
-        _: Option<CardId>,
-    ) -> Option<CardId> {
+    fn choose_sacrifice(&mut self, player: PlayerId, valid: &[CardId], _: Option<CardId>) -> Option<CardId> {
         let chosen = self.pick_cards(player, "sacrifice", valid, 1).into_iter().next();
         if let Some(card) = chosen {
             self.shared.borrow_mut().rec.sacrifice_choices.push(card);
@@ -505,9 +444,7 @@ impl PlayerAgent for ScriptedAgent {
         _select_prompt: &str,
         is_optional: bool,
     ) -> Option<CardId> {
-        self.search(game, player, valid, is_optional, None)
-            .into_iter()
-            .next()
+        self.search(game, player, valid, is_optional, None).into_iter().next()
     }
 
     fn choose_cards_for_zone_change(
@@ -562,36 +499,22 @@ impl PlayerAgent for ScriptedAgent {
 
     fn choose_card_name(&mut self, player: PlayerId, valid_names: &[String]) -> Option<String> {
         let mut shared = self.shared.borrow_mut();
-        let scripted = shared
-            .next_decision("name", player)
-            .and_then(|(_, d)| d["name"].as_str().map(String::from));
+        let scripted = shared.next_decision("name", player).and_then(|(_, d)| d["name"].as_str().map(String::from));
         let name = scripted.or_else(|| valid_names.first().cloned())?;
         let step = shared.rec.step;
         let who = shared.rec.player_name(player);
-        shared
-            .rec
-            .events
-            .push(json!({"step": step, "event": "named", "player": who, "name": name}));
+        shared.rec.events.push(json!({"step": step, "event": "named", "player": who, "name": name}));
         Some(name)
     }
 
-    fn choose_cards_for_effect(
-        &mut self,
-        player: PlayerId,
-        valid: &[CardId],
-        min: usize,
-        max: usize,
-    ) -> Vec<CardId> {
+    fn choose_cards_for_effect(&mut self, player: PlayerId, valid: &[CardId], min: usize, max: usize) -> Vec<CardId> {
         let chosen = self.pick_cards(player, "choose", valid, max.max(min).min(1));
         let mut shared = self.shared.borrow_mut();
         let step = shared.rec.step;
         let who = shared.rec.player_name(player);
         for &card in &chosen {
             let id = shared.rec.card_name(card);
-            shared
-                .rec
-                .events
-                .push(json!({"step": step, "event": "chose", "player": who, "card": id}));
+            shared.rec.events.push(json!({"step": step, "event": "chose", "player": who, "card": id}));
         }
         chosen
     }
@@ -603,8 +526,8 @@ impl PlayerAgent for ScriptedAgent {
         effect_description: &str,
         source: Option<CardId>,
     ) -> bool {
-        let is_dredge = effect_description.to_lowercase().contains("dredge")
-            || question.to_lowercase().contains("dredge");
+        let is_dredge =
+            effect_description.to_lowercase().contains("dredge") || question.to_lowercase().contains("dredge");
         let Some(card) = source.filter(|_| is_dredge) else {
             eprintln!("manabrew-adapter: confirm_replacement_effect {question:?} (accepted)");
             return true;
@@ -614,7 +537,9 @@ impl PlayerAgent for ScriptedAgent {
         let draw = shared.rec.draws_in_step;
         let step = shared.rec.step;
         let same_draw = shared.rec.last_dredge_offer.filter(|&(index, d, s)| {
-            d == draw && s == step && shared.rec.offers.get(index).is_some_and(|o| o["player"] == json!(shared.rec.player_name(player)))
+            d == draw
+                && s == step
+                && shared.rec.offers.get(index).is_some_and(|o| o["player"] == json!(shared.rec.player_name(player)))
         });
         match same_draw {
             Some((index, _, _)) => {
@@ -630,9 +555,7 @@ impl PlayerAgent for ScriptedAgent {
             }
         }
         let accept = match shared.next_decision("dredge", player) {
-            Some((_, decision)) => {
-                decision["card"].as_str() == Some(shared.rec.card_name(card).as_str())
-            }
+            Some((_, decision)) => decision["card"].as_str() == Some(shared.rec.card_name(card).as_str()),
             None => true,
         };
         if accept {
@@ -640,9 +563,7 @@ impl PlayerAgent for ScriptedAgent {
             let who = shared.rec.player_name(player);
             let id = shared.rec.card_name(card);
             let draw = shared.rec.draws_in_step + 1;
-            shared.rec.events.push(
-                json!({"step": step, "event": "dredged", "player": who, "card": id, "draw": draw}),
-            );
+            shared.rec.events.push(json!({"step": step, "event": "dredged", "player": who, "card": id, "draw": draw}));
         }
         accept
     }
@@ -663,11 +584,7 @@ impl PlayerAgent for ScriptedAgent {
         _untappable_lands: &[CardId],
         _mana_pool: &ManaPool,
     ) -> ManaCostAction {
-        if can_confirm_from_pool {
-            ManaCostAction::Pay { auto: false }
-        } else {
-            ManaCostAction::Pay { auto: true }
-        }
+        if can_confirm_from_pool { ManaCostAction::Pay { auto: false } } else { ManaCostAction::Pay { auto: true } }
     }
 
     fn choose_land_or_spell(&mut self, _: PlayerId) -> Option<bool> {

@@ -89,11 +89,7 @@ fn default_cards_dir() -> PathBuf {
         }
     }
     // <repo>/engines/manabrew -> <repo>/..
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("..")
-        .join("..")
-        .join(relative)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("..").join("..").join(relative)
 }
 
 fn hello() -> Value {
@@ -114,9 +110,7 @@ fn hello() -> Value {
 fn run(library: &scenario::CardLibrary, message: &Value) -> Value {
     let seq = message.get("seq").cloned().unwrap_or(Value::Null);
     let scenario = message.get("scenario").cloned().unwrap_or(Value::Null);
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        scenario::play(library, &scenario)
-    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario::play(library, &scenario)));
     match result {
         Ok(scenario::Answer::Result { outcome, offered }) => {
             json!({"type": "result", "seq": seq, "outcome": outcome, "offered": offered})
@@ -124,12 +118,10 @@ fn run(library: &scenario::CardLibrary, message: &Value) -> Value {
         Ok(scenario::Answer::Unsupported(reason)) => {
             json!({"type": "unsupported", "seq": seq, "reason": reason})
         }
-        Ok(scenario::Answer::NoSuchChoice {
-            decision,
-            offered,
-            message,
-        }) => json!({"type": "no_such_choice", "seq": seq, "decision": decision,
-                     "offered": offered, "message": message}),
+        Ok(scenario::Answer::NoSuchChoice { decision, offered, message }) => {
+            json!({"type": "no_such_choice", "seq": seq, "decision": decision,
+                     "offered": offered, "message": message})
+        }
         Ok(scenario::Answer::Error(message)) => {
             json!({"type": "error", "seq": seq, "message": message})
         }

@@ -141,18 +141,12 @@ impl Recorder {
 
     /// The player's name.
     pub fn player_name(&self, player: PlayerId) -> String {
-        self.players
-            .get(player.index())
-            .cloned()
-            .unwrap_or_else(|| format!("player{}", player.index()))
+        self.players.get(player.index()).cloned().unwrap_or_else(|| format!("player{}", player.index()))
     }
 
     /// The scenario id of an engine card (tokens get one when first seen).
     pub fn card_name(&self, card: CardId) -> String {
-        self.ids
-            .get(&card)
-            .cloned()
-            .unwrap_or_else(|| format!("engine-card-{}", card.0))
+        self.ids.get(&card).cloned().unwrap_or_else(|| format!("engine-card-{}", card.0))
     }
 
     fn zone_name(&self, zone: ZoneType, owner: PlayerId) -> Option<String> {
@@ -226,11 +220,7 @@ impl Recorder {
             let sa = &entry.spell_ability;
             let controller = self.player_name(sa.activating_player);
             if sa.is_trigger {
-                let source = sa
-                    .source
-                    .or(sa.trigger_source)
-                    .map(|c| self.card_name(c))
-                    .unwrap_or_default();
+                let source = sa.source.or(sa.trigger_source).map(|c| self.card_name(c)).unwrap_or_default();
                 let mut event = json!({"step": self.step, "event": "triggered",
                                        "source": source, "controller": controller});
                 // The triggering player, for triggers about a player's action.
@@ -240,16 +230,11 @@ impl Recorder {
                     .and_then(|(card, index)| game.card(card).triggers.get(index))
                     .map(|trigger| trigger.kind);
                 use manabrew_engine::trigger::TriggerType as T;
-                if matches!(
-                    kind,
-                    Some(T::SearchedLibrary | T::Shuffled | T::Cycled | T::Discarded | T::Sacrificed)
-                ) {
+                if matches!(kind, Some(T::SearchedLibrary | T::Shuffled | T::Cycled | T::Discarded | T::Sacrificed)) {
                     let key = manabrew_engine::ability::AbilityKey::Player;
                     // The engine stores the player as a player value or as its index in text.
                     let triggering = sa.get_triggering_player(key).or_else(|| {
-                        sa.get_triggering_object(key)
-                            .and_then(|text| text.parse::<u32>().ok())
-                            .map(PlayerId)
+                        sa.get_triggering_object(key).and_then(|text| text.parse::<u32>().ok()).map(PlayerId)
                     });
                     if let Some(player) = triggering {
                         event["player"] = json!(self.player_name(player));
@@ -282,11 +267,7 @@ impl Recorder {
         }
         let mut new_stack = now.stack.clone();
         // Entries still pending stay unseen so their cast is logged once complete.
-        new_stack.retain(|id| {
-            game.stack
-                .iter()
-                .any(|entry| entry.id == *id && !entry.is_pending_cast)
-        });
+        new_stack.retain(|id| game.stack.iter().any(|entry| entry.id == *id && !entry.is_pending_cast));
         // Zone changes.
         let mut moves: Vec<(CardId, String, String)> = Vec::new();
         let mut ordered: Vec<(&CardId, &(String, u64))> = now.cards.iter().collect();
@@ -301,11 +282,7 @@ impl Recorder {
                 None => {
                     if !self.ids.contains_key(card) {
                         self.tokens += 1;
-                        let name = game
-                            .card(*card)
-                            .card_name
-                            .to_lowercase()
-                            .replace(' ', "-");
+                        let name = game.card(*card).card_name.to_lowercase().replace(' ', "-");
                         let id = format!("{name}-token-{}", self.tokens);
                         let owner = self.player_name(game.card(*card).owner);
                         self.ids.insert(*card, id.clone());
@@ -420,12 +397,7 @@ impl Recorder {
     /// The player whose library the engine shuffled: every shuffled card is in (or was just in)
     /// its owner's library. An empty shuffle is attributed only when exactly one library is
     /// empty both before and after.
-    fn library_of_shuffle(
-        &self,
-        game: &GameState,
-        now: &Snapshot,
-        cards: &[CardId],
-    ) -> Option<PlayerId> {
+    fn library_of_shuffle(&self, game: &GameState, now: &Snapshot, cards: &[CardId]) -> Option<PlayerId> {
         if cards.is_empty() {
             let empty: Vec<usize> = (0..self.players.len())
                 .filter(|&p| {
@@ -440,11 +412,7 @@ impl Recorder {
         let library = format!("{}.library", self.player_name(owner));
         let in_library = |card: &CardId| {
             now.cards.get(card).is_some_and(|(zone, _)| *zone == library)
-                || self
-                    .last
-                    .cards
-                    .get(card)
-                    .is_some_and(|(zone, _)| *zone == library)
+                || self.last.cards.get(card).is_some_and(|(zone, _)| *zone == library)
         };
         cards.iter().all(in_library).then_some(owner)
     }
@@ -462,10 +430,8 @@ impl Recorder {
         self.observe(game);
         // A search the engine announced with its "Search <player>'s <zone>?" question gets its
         // first prompt now: the offer is made here.
-        let announced = self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.chooser == chooser && s.prompts == 0 && s.offer_index == usize::MAX);
+        let announced =
+            self.search.as_ref().is_some_and(|s| s.chooser == chooser && s.prompts == 0 && s.offer_index == usize::MAX);
         if announced {
             let cards: Vec<String> = valid.iter().map(|&c| self.card_name(c)).collect();
             self.offers.push(json!({"step": self.step, "player": self.player_name(chooser),
@@ -475,9 +441,10 @@ impl Recorder {
             search.multi_bounds = bounds;
         }
         let continues = announced
-            || self.search.as_ref().is_some_and(|s| {
-                s.chooser == chooser && bounds.is_none() && s.multi_bounds.is_none()
-            });
+            || self
+                .search
+                .as_ref()
+                .is_some_and(|s| s.chooser == chooser && bounds.is_none() && s.multi_bounds.is_none());
         if !continues {
             self.close_search();
             let mut zones: Vec<String> = Vec::new();
@@ -541,9 +508,7 @@ impl Recorder {
 
     /// The open search, to answer its prompt.
     pub fn open_search(&mut self) -> Option<(&mut Option<usize>, &mut Vec<CardId>)> {
-        self.search
-            .as_mut()
-            .map(|s| (&mut s.decision, &mut s.remaining))
+        self.search.as_mut().map(|s| (&mut s.decision, &mut s.remaining))
     }
 
     /// Records the cards the open search found with its latest prompt.
@@ -581,11 +546,7 @@ impl Recorder {
                 return;
             }
         }
-        self.reveals.push(PendingReveal {
-            player,
-            cards: cards.to_vec(),
-            viewers: vec![viewer],
-        });
+        self.reveals.push(PendingReveal { player, cards: cards.to_vec(), viewers: vec![viewer] });
     }
 
     /// Reveals shown to every player are `revealed` events; one shown to fewer is a look, which
@@ -621,11 +582,7 @@ impl Recorder {
                 let Some(name) = self.zone_name(zone, pid) else {
                     continue;
                 };
-                let mut cards: Vec<String> = game
-                    .cards_in_zone(zone, pid)
-                    .iter()
-                    .map(|&c| self.card_name(c))
-                    .collect();
+                let mut cards: Vec<String> = game.cards_in_zone(zone, pid).iter().map(|&c| self.card_name(c)).collect();
                 if matches!(zone, ZoneType::Library | ZoneType::Graveyard) {
                     cards.reverse();
                 }
@@ -655,16 +612,10 @@ impl Recorder {
 
     /// Every player's life.
     pub fn life(&self, game: &GameState) -> BTreeMap<String, i32> {
-        (0..self.players.len())
-            .map(|p| (self.players[p].clone(), game.player(PlayerId(p as u32)).life))
-            .collect()
+        (0..self.players.len()).map(|p| (self.players[p].clone(), game.player(PlayerId(p as u32)).life)).collect()
     }
 }
 
 fn plus_one_counters(game: &GameState, card: CardId) -> i32 {
-    game.card(card)
-        .counters
-        .get(&manabrew_engine::card::CounterType::P1P1)
-        .copied()
-        .unwrap_or(0)
+    game.card(card).counters.get(&manabrew_engine::card::CounterType::P1P1).copied().unwrap_or(0)
 }

@@ -15,7 +15,7 @@ use manabrew_engine::ids::{CardId, PlayerId};
 use serde_json::{Value, json};
 
 use crate::agent::{Pending, ScriptedAgent, Shared};
-use crate::observe::{RecordingRng, Recorder, ShuffleLog};
+use crate::observe::{Recorder, RecordingRng, ShuffleLog};
 
 /// The scenario features this adapter can run (see `hello`). Left out: `face-down` (no way to
 /// set a card face down in a hidden-information-free set-up), `non-active-player-sorcery` (the
@@ -23,8 +23,7 @@ use crate::observe::{RecordingRng, Recorder, ShuffleLog};
 /// `step-to-graveyard` (several permanents put into graveyards at once: the engine moves one card
 /// at a time). `step-dies` and `step-exile` go through the engine's zone-change machinery and
 /// its `ChangesZone` trigger, like its destroy and exile effects.
-pub const SUPPORTED_FEATURES: [&str; 4] =
-    ["hypothetical-card", "outside-the-game", "step-dies", "step-exile"];
+pub const SUPPORTED_FEATURES: [&str; 4] = ["hypothetical-card", "outside-the-game", "step-dies", "step-exile"];
 
 /// The Forge card scripts, as an archive the engine's card database reads.
 pub struct CardLibrary {
@@ -47,32 +46,21 @@ impl CardLibrary {
             let Ok(raw) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            let names: Vec<&str> = raw
-                .lines()
-                .filter_map(|l| l.trim().strip_prefix("Name:"))
-                .map(str::trim)
-                .collect();
+            let names: Vec<&str> = raw.lines().filter_map(|l| l.trim().strip_prefix("Name:")).map(str::trim).collect();
             let Some(first) = names.first() else { continue };
             let split = raw.lines().any(|l| l.trim() == "AlternateMode:Split");
-            let name = if split && names.len() >= 2 {
-                format!("{} // {}", names[0], names[1])
-            } else {
-                first.to_string()
-            };
+            let name =
+                if split && names.len() >= 2 { format!("{} // {}", names[0], names[1]) } else { first.to_string() };
             scripts.push((name.to_lowercase(), raw));
         }
         if scripts.is_empty() {
             return Err(format!("no Forge card scripts (*.txt) in {}", dir.display()));
         }
         scripts.sort_by(|a, b| a.0.cmp(&b.0));
-        let pairs: Vec<(&str, &str)> =
-            scripts.iter().map(|(n, r)| (n.as_str(), r.as_str())).collect();
+        let pairs: Vec<(&str, &str)> = scripts.iter().map(|(n, r)| (n.as_str(), r.as_str())).collect();
         let bytes = forge_cardset_archive::build_test_archive(&pairs);
         let bundle = CardDatabase::load_from_archive(&bytes)?;
-        Ok(CardLibrary {
-            db: bundle.cards,
-            names: scripts.into_iter().map(|(n, _)| n).collect(),
-        })
+        Ok(CardLibrary { db: bundle.cards, names: scripts.into_iter().map(|(n, _)| n).collect() })
     }
 
     fn knows(&self, name: &str) -> bool {
@@ -129,10 +117,7 @@ fn list<'a>(v: &'a Value, key: &str) -> &'a [Value] {
 
 /// Plays one scenario.
 pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
-    let players: Vec<String> = list(scenario, "players")
-        .iter()
-        .map(|p| text(p, "name").to_string())
-        .collect();
+    let players: Vec<String> = list(scenario, "players").iter().map(|p| text(p, "name").to_string()).collect();
     if players.len() < 2 {
         return Answer::Unsupported("fewer than two players".into());
     }
@@ -238,19 +223,9 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
     // The set-up moved cards without the trigger handler: register every card's triggers.
     game_loop.trigger_handler.reset_active_triggers(&game);
     let agents: Vec<Box<dyn PlayerAgent>> = (0..players.len())
-        .map(|i| {
-            Box::new(ScriptedAgent {
-                player: PlayerId(i as u32),
-                shared: shared.clone(),
-            }) as Box<dyn PlayerAgent>
-        })
+        .map(|i| Box::new(ScriptedAgent { player: PlayerId(i as u32), shared: shared.clone() }) as Box<dyn PlayerAgent>)
         .collect();
-    let mut run = Run {
-        game,
-        game_loop,
-        agents,
-        shared,
-    };
+    let mut run = Run { game, game_loop, agents, shared };
     run.shared.borrow_mut().rec.start(&run.game);
 
     for (index, step) in list(scenario, "steps").iter().enumerate() {
@@ -276,9 +251,7 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
             return Answer::Error(s.rec.problems.join("; "));
         }
         if run.game.game_over {
-            return Answer::Unsupported(format!(
-                "the engine ended the game at step {index} (a player lost)"
-            ));
+            return Answer::Unsupported(format!("the engine ended the game at step {index} (a player lost)"));
         }
     }
     let s = run.shared.borrow();
@@ -289,29 +262,16 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
         "counters": s.rec.counters(&run.game),
         "events": s.rec.events,
     });
-    Answer::Result {
-        outcome,
-        offered: json!(s.rec.offers),
-    }
+    Answer::Result { outcome, offered: json!(s.rec.offers) }
 }
 
 impl Run {
     fn player(&self, name: &str) -> Result<PlayerId, Answer> {
-        self.shared
-            .borrow()
-            .players
-            .get(name)
-            .copied()
-            .ok_or_else(|| Answer::Error(format!("unknown player {name}")))
+        self.shared.borrow().players.get(name).copied().ok_or_else(|| Answer::Error(format!("unknown player {name}")))
     }
 
     fn card(&self, id: &str) -> Result<CardId, Answer> {
-        self.shared
-            .borrow()
-            .cards
-            .get(id)
-            .copied()
-            .ok_or_else(|| Answer::Error(format!("unknown card id {id}")))
+        self.shared.borrow().cards.get(id).copied().ok_or_else(|| Answer::Error(format!("unknown card id {id}")))
     }
 
     /// Plenty of every kind of mana for every player: the oracle doesn't model mana.
@@ -319,14 +279,9 @@ impl Run {
         for p in 0..self.game.players.len() {
             let pool = self.game_loop.pool_mut(PlayerId(p as u32));
             pool.reset_pool();
-            for atom in [
-                ManaAtom::WHITE,
-                ManaAtom::BLUE,
-                ManaAtom::BLACK,
-                ManaAtom::RED,
-                ManaAtom::GREEN,
-                ManaAtom::COLORLESS,
-            ] {
+            for atom in
+                [ManaAtom::WHITE, ManaAtom::BLUE, ManaAtom::BLACK, ManaAtom::RED, ManaAtom::GREEN, ManaAtom::COLORLESS]
+            {
                 pool.add(atom, 20);
             }
         }
@@ -339,8 +294,7 @@ impl Run {
         let card = self.card(text(body, "card"))?;
         if body.get("face").is_some() {
             return Err(Answer::Unsupported(
-                "casting one half of a split card (the engine's cast modes choose a half only for Rooms)"
-                    .into(),
+                "casting one half of a split card (the engine's cast modes choose a half only for Rooms)".into(),
             ));
         }
         if body.get("x").is_some() {
@@ -352,10 +306,7 @@ impl Run {
             }
         }
         let ability = (kind == "activate").then(|| text(body, "ability").to_string());
-        let targets: Vec<String> = list(body, "targets")
-            .iter()
-            .filter_map(|t| t.as_str().map(String::from))
-            .collect();
+        let targets: Vec<String> = list(body, "targets").iter().filter_map(|t| t.as_str().map(String::from)).collect();
         self.shared.borrow_mut().pending = Some(Pending {
             player,
             card,
@@ -385,27 +336,15 @@ impl Run {
             mana_pools: &mut gl.mana_pools,
             rng: gl.game_rng.as_mut(),
         };
-        self.game.move_card_with_agents_and_replacement_runtime(
-            card,
-            to,
-            owner,
-            &mut self.agents,
-            &mut runtime,
-        );
-        manabrew_engine::ability::effects::zone_triggers::emit_zone_trigger(
-            &mut gl.trigger_handler,
-            card,
-            from,
-            to,
-        );
+        self.game.move_card_with_agents_and_replacement_runtime(card, to, owner, &mut self.agents, &mut runtime);
+        manabrew_engine::ability::effects::zone_triggers::emit_zone_trigger(&mut gl.trigger_handler, card, from, to);
     }
 
     /// A priority round in which nobody acts but the player of a pending action: state-based
     /// actions are checked and waiting triggers go on the stack.
     fn priority_round(&mut self) {
         self.fill_mana_pools();
-        self.game_loop
-            .priority_round(&mut self.game, &mut self.agents, true);
+        self.game_loop.priority_round(&mut self.game, &mut self.agents, true);
     }
 
     fn step(&mut self, step: &Value) -> Result<(), Answer> {
@@ -452,8 +391,7 @@ impl Run {
             }
             "attempt" => {
                 let inner = body.get("step").cloned().unwrap_or(Value::Null);
-                let Some((inner_kind, inner_body)) = inner.as_object().and_then(|o| o.iter().next())
-                else {
+                let Some((inner_kind, inner_body)) = inner.as_object().and_then(|o| o.iter().next()) else {
                     return Err(Answer::Error(format!("unreadable attempt {body}")));
                 };
                 if !matches!(inner_kind.as_str(), "cast" | "activate") {
@@ -487,10 +425,7 @@ impl Run {
                 let allowed = if kind == "dies" {
                     from == ZoneType::Battlefield
                 } else {
-                    matches!(
-                        from,
-                        ZoneType::Battlefield | ZoneType::Graveyard | ZoneType::Hand | ZoneType::Library
-                    )
+                    matches!(from, ZoneType::Battlefield | ZoneType::Graveyard | ZoneType::Hand | ZoneType::Library)
                 };
                 if !allowed {
                     return Err(Answer::Unsupported(format!(
@@ -504,19 +439,11 @@ impl Run {
             "discard" => {
                 let player = self.player(text(body, "player"))?;
                 let card = self.card(text(body, "card"))?;
-                self.game.discard_card(
-                    card,
-                    player,
-                    None,
-                    Some(&mut self.agents),
-                    &mut self.game_loop.trigger_handler,
-                );
+                self.game.discard_card(card, player, None, Some(&mut self.agents), &mut self.game_loop.trigger_handler);
                 self.priority_round();
                 Ok(())
             }
-            other => Err(Answer::Unsupported(format!(
-                "the step `{other}` (the adapter has no engine action for it)"
-            ))),
+            other => Err(Answer::Unsupported(format!("the step `{other}` (the adapter has no engine action for it)"))),
         }
     }
 }
