@@ -149,31 +149,29 @@ impl ScriptedAgent {
             return Vec::new();
         }
         let first_prompt = shared.rec.search_prompt(game, player, valid, optional, bounds);
-        if first_prompt && !shared.decisions.is_empty() {
-            if let Some((index, decision)) = shared.next_decision("search", player) {
-                let wanted: Vec<String> = decision["find"]
-                    .as_array()
-                    .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
-                    .unwrap_or_default();
-                let mut remaining = Vec::new();
-                for id in &wanted {
-                    match shared.card(id) {
-                        Some(card) => remaining.push(card),
-                        None => {
-                            let offered = shared.offered_search(player, valid);
-                            shared.no_such_choice = Some(NoSuchChoice {
-                                decision: index,
-                                offered,
-                                message: format!("unknown card id {id}"),
-                            });
-                            return Vec::new();
-                        }
+        if first_prompt
+            && !shared.decisions.is_empty()
+            && let Some((index, decision)) = shared.next_decision("search", player)
+        {
+            let wanted: Vec<String> = decision["find"]
+                .as_array()
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .unwrap_or_default();
+            let mut remaining = Vec::new();
+            for id in &wanted {
+                match shared.card(id) {
+                    Some(card) => remaining.push(card),
+                    None => {
+                        let offered = shared.offered_search(player, valid);
+                        shared.no_such_choice =
+                            Some(NoSuchChoice { decision: index, offered, message: format!("unknown card id {id}") });
+                        return Vec::new();
                     }
                 }
-                if let Some((decision, cards)) = shared.rec.open_search() {
-                    *decision = Some(index);
-                    *cards = remaining;
-                }
+            }
+            if let Some((decision, cards)) = shared.rec.open_search() {
+                *decision = Some(index);
+                *cards = remaining;
             }
         }
         let scripted =
@@ -332,15 +330,15 @@ impl PlayerAgent for ScriptedAgent {
         match action {
             Some(action) => {
                 pending.done = true;
-                if let PlayerAction::CastSpell(option) = &action {
-                    if matches!(
+                if let PlayerAction::CastSpell(option) = &action
+                    && matches!(
                         option.mode,
                         PlayCardMode::Alternative(
                             manabrew_engine::spellability::alternative_cost::AlternativeCost::Flashback
                         )
-                    ) {
-                        shared.rec.flashback_cast = Some(card);
-                    }
+                    )
+                {
+                    shared.rec.flashback_cast = Some(card);
                 }
                 if let Some(name) = ability {
                     shared.rec.activating = Some((card, name));
@@ -484,14 +482,14 @@ impl PlayerAgent for ScriptedAgent {
         }
         let accepted = self.may(player);
         // "Search Bob's library?": the engine's question before an optional search.
-        if mode == Some("ChangeZoneGeneral") && accepted {
-            if let Some(rest) = message.strip_prefix("Search ").and_then(|r| r.strip_suffix('?')) {
-                if let Some((name, zone)) = rest.rsplit_once("'s ") {
-                    let mut shared = self.shared.borrow_mut();
-                    if shared.players.contains_key(name) {
-                        shared.rec.announce_search(player, format!("{name}.{zone}"));
-                    }
-                }
+        if mode == Some("ChangeZoneGeneral")
+            && accepted
+            && let Some(rest) = message.strip_prefix("Search ").and_then(|r| r.strip_suffix('?'))
+            && let Some((name, zone)) = rest.rsplit_once("'s ")
+        {
+            let mut shared = self.shared.borrow_mut();
+            if shared.players.contains_key(name) {
+                shared.rec.announce_search(player, format!("{name}.{zone}"));
             }
         }
         accepted

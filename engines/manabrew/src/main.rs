@@ -109,7 +109,9 @@ fn hello() -> Value {
 
 fn run(library: &scenario::CardLibrary, message: &Value) -> Value {
     let seq = message.get("seq").cloned().unwrap_or(Value::Null);
-    let scenario = message.get("scenario").cloned().unwrap_or(Value::Null);
+    let Some(scenario) = message.get("scenario").cloned() else {
+        return json!({"type": "error", "seq": seq, "message": "a run message without a scenario"});
+    };
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| scenario::play(library, &scenario)));
     match result {
         Ok(scenario::Answer::Result { outcome, offered }) => {

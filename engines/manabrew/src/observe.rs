@@ -255,14 +255,13 @@ impl Recorder {
                     }
                     self.events.push(event);
                 }
-            } else if let Some(card) = sa.source {
-                if let Some((source, ability)) = self.activating.take() {
-                    if source == card {
-                        self.events.push(json!({"step": self.step, "event": "activated",
+            } else if let Some(card) = sa.source
+                && let Some((source, ability)) = self.activating.take()
+                && source == card
+            {
+                self.events.push(json!({"step": self.step, "event": "activated",
                                                 "player": controller, "card": self.card_name(card),
                                                 "ability": ability}));
-                    }
-                }
             }
         }
         let mut new_stack = now.stack.clone();
@@ -449,10 +448,10 @@ impl Recorder {
             self.close_search();
             let mut zones: Vec<String> = Vec::new();
             for &card in valid {
-                if let Some(zone) = self.zone_of(game, card) {
-                    if !zones.contains(&zone) {
-                        zones.push(zone);
-                    }
+                if let Some(zone) = self.zone_of(game, card)
+                    && !zones.contains(&zone)
+                {
+                    zones.push(zone);
                 }
             }
             // A prompt with no cards doesn't say which zone was searched: `zones` stays empty
@@ -540,11 +539,13 @@ impl Recorder {
 
     /// A reveal shown to `viewer`.
     pub fn reveal(&mut self, viewer: PlayerId, player: PlayerId, cards: &[CardId]) {
-        if let Some(last) = self.reveals.last_mut() {
-            if last.player == player && last.cards == cards && !last.viewers.contains(&viewer) {
-                last.viewers.push(viewer);
-                return;
-            }
+        if let Some(last) = self.reveals.last_mut()
+            && last.player == player
+            && last.cards == cards
+            && !last.viewers.contains(&viewer)
+        {
+            last.viewers.push(viewer);
+            return;
         }
         self.reveals.push(PendingReveal { player, cards: cards.to_vec(), viewers: vec![viewer] });
     }
