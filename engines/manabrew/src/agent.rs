@@ -94,6 +94,11 @@ impl Shared {
         Some((index, self.decisions[index][kind].clone()))
     }
 
+    /// Whether the scripted decision at `index` has been used.
+    pub fn is_used(&self, index: usize) -> bool {
+        self.used.get(index).copied().unwrap_or(true)
+    }
+
     fn card(&self, id: &str) -> Option<CardId> {
         self.cards.get(id).copied()
     }
@@ -532,26 +537,7 @@ impl PlayerAgent for ScriptedAgent {
         };
         let mut shared = self.shared.borrow_mut();
         // The engine asks once per dredge card for the same draw: one offer lists them all.
-        let draw = shared.rec.draws_in_step;
-        let step = shared.rec.step;
-        let same_draw = shared.rec.last_dredge_offer.filter(|&(index, d, s)| {
-            d == draw
-                && s == step
-                && shared.rec.offers.get(index).is_some_and(|o| o["player"] == json!(shared.rec.player_name(player)))
-        });
-        match same_draw {
-            Some((index, _, _)) => {
-                let id = shared.rec.card_name(card);
-                if let Some(cards) = shared.rec.offers[index]["cards"].as_array_mut() {
-                    cards.push(json!(id));
-                }
-            }
-            None => {
-                shared.rec.offer(player, "dredge", &[card]);
-                let index = shared.rec.offers.len() - 1;
-                shared.rec.last_dredge_offer = Some((index, draw, step));
-            }
-        }
+        shared.rec.offer_dredge(player, &[card]);
         let accept = match shared.next_decision("dredge", player) {
             Some((_, decision)) => decision["card"].as_str() == Some(shared.rec.card_name(card).as_str()),
             None => true,
@@ -564,6 +550,40 @@ impl PlayerAgent for ScriptedAgent {
             shared.rec.events.push(json!({"step": step, "event": "dredged", "player": who, "card": id, "draw": draw}));
         }
         accept
+    }
+
+    fn choose_single_replacement_effect(&mut self, player: PlayerId, descriptions: &[String]) -> usize {
+        // "<card name>: <description>" for each replacement effect that applies.
+        let names: Vec<&str> =
+            descriptions.iter().map(|d| d.split_once(": ").map(|(name, _)| name).unwrap_or(d.as_str())).collect();
+        let all_dredge = !descriptions.is_empty() && descriptions.iter().all(|d| d.to_lowercase().contains("dredge"));
+        if !all_dredge {
+            eprintln!("manabrew-adapter: choose_single_replacement_effect {descriptions:?} (first)");
+            return 0;
+        }
+        let mut shared = self.shared.borrow_mut();
+        let mut cards: Vec<CardId> = Vec::new();
+        for name in &names {
+            for card in shared.rec.graveyard_cards_named(player, name) {
+                if !cards.contains(&card) {
+                    cards.push(card);
+                }
+            }
+        }
+        shared.rec.offer_dredge(player, &cards);
+        // The scripted dredge card, if any, is the one to ask about (its confirm answers yes).
+        let player_name = shared.rec.player_name(player);
+        let scripted = shared
+            .decisions
+            .iter()
+            .enumerate()
+            .find(|(i, d)| !shared.is_used(*i) && d["dredge"]["player"].as_str() == Some(player_name.as_str()))
+            .and_then(|(_, d)| d["dredge"]["card"].as_str().map(String::from));
+        scripted
+            .and_then(|id| shared.cards.get(&id).copied())
+            .and_then(|card| shared.rec.names.get(&card).cloned())
+            .and_then(|name| names.iter().position(|n| *n == name))
+            .unwrap_or(0)
     }
 
     fn pay_mana_cost(

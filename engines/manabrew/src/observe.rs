@@ -87,6 +87,8 @@ struct PendingReveal {
 pub struct Recorder {
     /// Engine card -> scenario id.
     pub ids: HashMap<CardId, String>,
+    /// Engine card -> card name.
+    pub names: HashMap<CardId, String>,
     /// Player names by engine index.
     pub players: Vec<String>,
     /// The scenario step being carried out.
@@ -121,6 +123,7 @@ impl Recorder {
     pub fn new(players: Vec<String>, shuffles: ShuffleLog) -> Self {
         Recorder {
             ids: HashMap::new(),
+            names: HashMap::new(),
             players,
             step: 0,
             events: Vec::new(),
@@ -503,6 +506,46 @@ impl Recorder {
             mandatory_prompts: 0,
             multi_bounds: None,
         });
+    }
+
+    /// The cards with this name in the player's graveyard, at the last look.
+    pub fn graveyard_cards_named(&self, player: PlayerId, name: &str) -> Vec<CardId> {
+        let graveyard = format!("{}.graveyard", self.player_name(player));
+        let mut cards: Vec<CardId> = self
+            .last
+            .cards
+            .iter()
+            .filter(|(card, (zone, _))| *zone == graveyard && self.names.get(card).is_some_and(|n| n == name))
+            .map(|(card, _)| *card)
+            .collect();
+        cards.sort_by_key(|c| c.0);
+        cards
+    }
+
+    /// The dredge offer of the current draw, made or extended with `cards`.
+    pub fn offer_dredge(&mut self, player: PlayerId, cards: &[CardId]) {
+        let draw = self.draws_in_step;
+        let step = self.step;
+        let name = self.player_name(player);
+        let current = self.last_dredge_offer.filter(|&(index, d, s)| {
+            d == draw && s == step && self.offers.get(index).is_some_and(|o| o["player"] == json!(name))
+        });
+        match current {
+            Some((index, _, _)) => {
+                for &card in cards {
+                    let id = json!(self.card_name(card));
+                    if let Some(list) = self.offers[index]["cards"].as_array_mut()
+                        && !list.contains(&id)
+                    {
+                        list.push(id);
+                    }
+                }
+            }
+            None => {
+                self.offer(player, "dredge", cards);
+                self.last_dredge_offer = Some((self.offers.len() - 1, draw, step));
+            }
+        }
     }
 
     /// The open search, to answer its prompt.

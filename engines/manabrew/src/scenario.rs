@@ -184,6 +184,7 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
                 };
                 game.move_card(card, engine_zone, owner);
                 let mut s = shared.borrow_mut();
+                s.rec.names.insert(card, text(c, "card").to_string());
                 s.rec.ids.insert(card, text(c, "id").to_string());
                 s.cards.insert(text(c, "id").to_string(), card);
             }
@@ -202,6 +203,7 @@ pub fn play(library: &CardLibrary, scenario: &Value) -> Answer {
             game.move_card(card, engine_zone, zone_owner);
             game.card_mut(card).controller = controller;
             let mut s = shared.borrow_mut();
+            s.rec.names.insert(card, text(c, "card").to_string());
             s.rec.ids.insert(card, text(c, "id").to_string());
             s.cards.insert(text(c, "id").to_string(), card);
         }
