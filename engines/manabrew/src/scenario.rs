@@ -380,16 +380,17 @@ impl Run {
         };
         match kind.as_str() {
             "cast" | "activate" => {
-                if self.take_action(kind, body)? {
-                    Ok(())
-                } else {
-                    Err(Answer::Unsupported(format!(
-                        "the engine doesn't offer {} {} {} now (it isn't among the player's priority options)",
+                if !self.take_action(kind, body)? {
+                    // The engine doesn't list this legal action among the player's options: the
+                    // outcome shows it wasn't taken, and the judge says which rule that breaks.
+                    eprintln!(
+                        "manabrew-adapter: the engine doesn't offer {} {} {}",
                         text(body, "player"),
                         if kind == "activate" { "activating an ability of" } else { "casting" },
                         text(body, "card")
-                    )))
+                    );
                 }
+                Ok(())
             }
             "attempt" => {
                 let inner = body.get("step").cloned().unwrap_or(Value::Null);
