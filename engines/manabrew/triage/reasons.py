@@ -39,7 +39,7 @@ RULES = [
     (r"praetors-grasp", f"{BUG} (701.23d): Praetor's Grasp's 'a card' is a quantity, so a card must be found when the library has one; the engine (Forge's script has no Mandatory$) lets the searcher find nothing."),
     (r"guile", f"{BUG} (603.2; Guile's Oracle text, 'put into a graveyard from anywhere'): a Guile milled from the library doesn't trigger, so it stays in the graveyard."),
     (r"intercessor-left|c004-01", f"{BUG} (610.3b; Alabaster Host Intercessor: an 'until' exile from a trigger): the Intercessor left before its ability resolved, so the creature isn't exiled at all; the engine exiles it for good."),
-    (r"explorer-four-players", "Not triaged as an engine bug: the trigger of a Veteran Explorer owned by Carol and controlled by Dana is controlled by Carol in manabrew (603.3a says Dana), but the adapter gives Dana control by setting the card's controller field, which may not be how the engine tracks control."),
+    (r"explorer-four-players|dies-trigger-controlled-by-owner", f"{BUG} (603.3a, 603.10a): the dies trigger of a permanent controlled by a player other than its owner is controlled by the owner: the engine reads the trigger's controller from the card after leaving the battlefield has reset it to the owner."),
     (r"702\.52b-second-draw-library-too-small", "Adapter limit (free mode): manabrew asks about each dredge card in turn and the agent accepts the first, so the offer can't list the other dredge card (702.52b) though the engine would have asked next."),
     (r"splinter|lobotomy|eradicate|memoricide|406\.1-permanent-and-temporary", SEARCH_OBS),
 ]
