@@ -296,7 +296,7 @@ impl Run {
         let card = self.card(text(body, "card"))?;
         if body.get("face").is_some() {
             return Err(Answer::Unsupported(
-                "casting one half of a split card (the engine's cast modes choose a half only for Rooms)".into(),
+                "casting one half of a split card (the engine offers a split card one cast option, Normal; only Rooms have a mode per half)".into(),
             ));
         }
         if body.get("x").is_some() {
