@@ -83,8 +83,8 @@ for line in sys.stdin:
         send({"type": "hello", "protocol": 2,
               "engine": {"name": "example-adapter", "version": "1.0"},
               "supports": {"players": [2, 3, 4], "cards": "any", "features": [],
-                           "observables": ["known", "moves_within_library", "looked_at",
-                                           "revealed_empty", "trigger_kind"],
+                           "observables": ["known", "searched", "moves_within_library",
+                                           "looked_at", "revealed_empty", "trigger_kind"],
                            "offers": True}})
     elif message["type"] == "run":
         try:

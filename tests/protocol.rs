@@ -331,10 +331,32 @@ fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags
     };
     assert!(features("701.23f-mindcensor-veteran-explorer-cr-example").contains(&"step-dies".to_string()));
     assert!(features("400.7-splinter-target-exiled-in-response").contains(&"step-exile".to_string()));
-    let bob_casts = features("406.3-two-grasps-each-player-sees-only-their-own");
-    assert!(bob_casts.contains(&"non-active-player-sorcery".to_string()), "{bob_casts:?}");
     let alice_casts = features("701.23a-demonic-tutor-finds-bottom-card");
     assert!(alice_casts.is_empty(), "{alice_casts:?}");
+    // Bob (not the active player) casts a sorcery-timed spell: tagged, unless he controls
+    // Vedalken Orrery (702.8a) or the cast is an attempt refused for timing (117.1a).
+    let pool = pool();
+    let tags = |bob_casts: &str, battlefield: &str| {
+        let text = format!(
+            "title: t\nrules: [\"117.1a\"]\nsource: {{kind: clause, reference: x}}\ndescription: d\n\
+             players:\n  - name: Alice\n  - name: Bob\n    hand: [{{card: Demonic Tutor, id: dt}}, \
+             {{card: Grizzly Bears, id: gb}}, {{card: Mystical Tutor, id: mt}}]\n    library: [Forest]\n\
+             {battlefield}steps:\n  - {bob_casts}\nexpect:\n  outcomes: 1\n"
+        );
+        let l = mtg_oracle::scenario::load_str("t.yaml", &text, &pool).expect("loads");
+        scenario_message(&l, Mode::Scripted).features.contains(&"non-active-player-sorcery".to_string())
+    };
+    let orrery = "battlefield: [{card: Vedalken Orrery, owner: Bob, controller: Bob}]\n";
+    assert!(tags("cast: {player: Bob, card: dt}", ""));
+    assert!(tags("cast: {player: Bob, card: gb}", ""), "a creature spell has sorcery timing too");
+    assert!(!tags("cast: {player: Bob, card: mt}", ""), "an instant doesn't");
+    assert!(!tags("cast: {player: Bob, card: dt}", orrery));
+    assert!(!tags("attempt: {step: {cast: {player: Bob, card: dt}}, refused: \"117.1a\"}", ""));
+    // No bundled scenario needs it unless that is what it tests (none does).
+    for l in &scenarios {
+        let f = scenario_message(l, Mode::Scripted).features;
+        assert!(!f.contains(&"non-active-player-sorcery".to_string()), "{}", l.id);
+    }
     // Only scenarios that have such a step carry the tag.
     for l in &scenarios {
         let f = scenario_message(l, Mode::Scripted).features;
@@ -394,4 +416,72 @@ fn triggers_without_their_kind_are_identified_by_source_and_the_report_says_kind
     // A trigger that didn't happen is still a difference without kinds.
     outcome.events.retain(|e| !matches!(e.event, Event::Triggered { .. }));
     assert!(!judge_observing(&loaded.setup, &outcome, &Observables::all()).verdict.is_legal());
+}
+
+/// Every observable but `searched`: an engine that logs no searches.
+fn without_searches() -> Observables {
+    use mtg_oracle::observables::Observable;
+    let rest: Vec<Observable> = Observable::ALL.into_iter().filter(|&o| o != Observable::Searched).collect();
+    Observables::only(&rest)
+}
+
+#[test]
+fn without_searched_events_the_judge_reads_found_cards_from_moves_and_accepts_every_reference_outcome() {
+    use mtg_oracle::observables::Observable;
+    let scenarios = bundled();
+    let observables = without_searches();
+    let mut failures = Vec::new();
+    for mode in [Mode::Scripted, Mode::Free] {
+        for (policy, seed) in [(Policy::Minimal, 1), (Policy::Greedy, 2), (Policy::Random, 3), (Policy::Random, 4)] {
+            let mut lines = vec![to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION })];
+            let modes: Vec<Mode> = scenarios.iter().map(|l| effective_mode(l, mode)).collect();
+            for (i, l) in scenarios.iter().enumerate() {
+                let scenario = scenario_message(l, modes[i]);
+                lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode: modes[i], scenario }));
+            }
+            let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
+            let mut with_searches = 0;
+            for ((l, answer), sent) in scenarios.iter().zip(&answers[1..]).zip(&modes) {
+                let FromEngine::Result { outcome, .. } = answer else { continue };
+                let mut outcome = outcome.clone();
+                let before = outcome.events.len();
+                outcome.events.retain(|e| !matches!(e.event, Event::Searched { .. }));
+                if outcome.events.len() == before {
+                    continue;
+                }
+                with_searches += 1;
+                let mut setup = l.setup.clone();
+                if *sent == Mode::Free {
+                    setup.script.clear();
+                }
+                let judged = judge_observing(&setup, &outcome, &observables);
+                if judged.verdict != Verdict::Legal {
+                    failures.push(format!("{} ({mode:?}, {policy:?}): {:?}", l.id, judged.verdict));
+                } else if !judged.unchecked.contains(&Observable::Searched) {
+                    failures.push(format!("{}: searches not named unchecked: {:?}", l.id, judged.unchecked));
+                }
+            }
+            assert!(with_searches > 150, "most bundled scenarios search ({with_searches})");
+        }
+    }
+    assert!(failures.is_empty(), "{} rejected:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn without_searched_events_a_found_card_put_in_the_wrong_place_is_still_a_fail() {
+    let (loaded, answer) = reference_answer("701.23a-demonic-tutor-finds-bottom-card", None);
+    let FromEngine::Result { mut outcome, .. } = answer else { panic!("{answer:?}") };
+    outcome.events.retain(|e| !matches!(e.event, Event::Searched { .. }));
+    assert_eq!(judge_observing(&loaded.setup, &outcome, &without_searches()).verdict, Verdict::Legal);
+    // The tutored card goes to the graveyard instead of the hand.
+    let mut wrong = outcome.clone();
+    let text = serde_json::to_string(&wrong).unwrap().replace("Alice.hand", "Alice.graveyard");
+    wrong = serde_json::from_str(&text).unwrap();
+    let verdict = judge_observing(&loaded.setup, &wrong, &without_searches()).verdict;
+    assert!(!verdict.is_legal(), "{verdict:?}");
+    // And an engine that searched nothing, moving no card, hasn't done the tutor's job either.
+    let mut nothing = outcome;
+    nothing.events.retain(|e| !matches!(e.event, Event::Moved { .. }));
+    let verdict = judge_observing(&loaded.setup, &nothing, &without_searches()).verdict;
+    assert!(!verdict.is_legal(), "{verdict:?}");
 }

@@ -621,6 +621,11 @@ pub enum StaticAbility {
     /// "If this card is in your opening hand, you may begin the game with it on the battlefield"
     /// (Leylines; chosen in APNAP order as the game starts, CR 101.4e).
     BeginOnBattlefield,
+    /// "You may cast spells as though they had flash" (Vedalken Orrery): its controller's spells
+    /// may be cast whenever an instant could be (702.8a, 117.1a). The oracle has no turns, so
+    /// this only lifts the empty-stack requirement of 117.1a; it also lets a scenario have a
+    /// player other than the active one cast a sorcery, as a real game allows with it.
+    CastSpellsAsThoughFlash,
 }
 
 /// An additional cost of a spell (CR 601.2b, 601.2f).

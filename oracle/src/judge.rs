@@ -73,6 +73,13 @@ struct Observed<'a> {
     read_picks: Vec<usize>,
     /// How many alternatives each ambiguous reading of the replay had.
     read_counts: Vec<usize>,
+    /// Whether the engine logs `searched` events (the `searched` observable); without them a
+    /// search's found cards are read from what the log does with them ([`Observed::found_unlogged`]).
+    searches_logged: bool,
+    /// The log entries (indexes) taken as evidence of what an unlogged search found.
+    evidence_claimed: BTreeSet<usize>,
+    /// Public cards an unlogged search was taken to find without a log entry showing it.
+    untraced_found: BTreeSet<ObjId>,
 }
 
 /// Most alternatives one ambiguous reading offers (sets of unordered entries a decision may take).
@@ -392,6 +399,11 @@ impl Observed<'_> {
     /// search" in the same step logs the next search. Unless the "yes" is scripted, that is a
     /// reading `judge` revisits (first yes, then no). Returns whether the event was claimed.
     fn reserve_search(&mut self, game: &Game, step: usize, player: usize, scripted: bool) -> bool {
+        if !self.searches_logged {
+            // Nothing to claim: a scripted "yes" is binding, otherwise both readings are tried
+            // (yes first: a search that finds nothing looks like a declined one in the log).
+            return scripted || self.alternative(2) == 0;
+        }
         let who = game.players[player].name.clone();
         match self.find(step, |e| matches!(e, Event::Searched { .. })) {
             Some(i) if matches!(&self.events[i].event, Event::Searched { player, .. } if *player == who) => {
@@ -404,6 +416,73 @@ impl Observed<'_> {
             }
             _ => false,
         }
+    }
+
+    /// What a search found, for an engine that logs no `searched` events: cards it could find
+    /// (the candidates of its instructions) that the log moves in this step, or reveals there
+    /// while they are in a library (a card found and put back on top; a hand revealed before the
+    /// search doesn't count), each move or reveal evidence for one search only. Which of them
+    /// this search found is a reading `judge` revisits: first as many as it may find, then fewer
+    /// (a draw or a later search in the same step may have moved the others; a search of a
+    /// hidden zone may find nothing, 701.23b). Cards a legal search must find in a public zone
+    /// but that can't move (an instant "put onto the battlefield" stays where it is, 400.4a)
+    /// leave no trace, so they are taken as found. A found card in a hidden zone the engine
+    /// leaves where it was reads as not found, which 701.23b allows.
+    fn found_unlogged(&mut self, game: &Game, step: usize, parts: &[crate::rules::search::PartPlan]) -> Vec<ObjId> {
+        // Each candidate with the first unclaimed log entry that shows it.
+        let mut shown: Vec<(ObjId, usize)> = Vec::new();
+        for &c in parts.iter().flat_map(|p| &p.candidates) {
+            let o = game.obj(c);
+            let in_library = matches!(o.zone, crate::model::ZoneRef::Library(_));
+            let evidence = (0..self.events.len()).find(|&i| {
+                let e = &self.events[i];
+                e.step == step
+                    && !self.evidence_claimed.contains(&i)
+                    && match &e.event {
+                        Event::Moved { card, .. } => *card == o.id,
+                        Event::Revealed { cards, .. } => in_library && cards.contains(&o.id),
+                        _ => false,
+                    }
+            });
+            if let Some(i) = evidence
+                && !shown.iter().any(|&(s, _)| s == c)
+            {
+                shown.push((c, i));
+            }
+        }
+        let most: usize = parts.iter().map(|p| p.max).sum::<usize>().min(shown.len());
+        let mut readings: Vec<Vec<usize>> = Vec::new();
+        for k in (0..=most).rev() {
+            let room = MAX_READINGS.saturating_sub(readings.len());
+            if room == 0 {
+                break;
+            }
+            if k == 0 {
+                readings.push(Vec::new());
+            } else {
+                readings.extend(combinations(shown.len(), k, room));
+            }
+        }
+        let pick = self.alternative(readings.len());
+        let mut found: Vec<ObjId> = Vec::new();
+        for &j in readings.get(pick).map(Vec::as_slice).unwrap_or(&[]) {
+            let (c, i) = shown[j];
+            self.evidence_claimed.insert(i);
+            found.push(c);
+        }
+        for p in parts {
+            let mut have = p.candidates.iter().filter(|c| found.contains(c)).count();
+            for &c in &p.public {
+                if !(p.all || have < p.min) {
+                    break;
+                }
+                if !found.contains(&c) && self.untraced_found.insert(c) {
+                    found.push(c);
+                    have += 1;
+                }
+            }
+        }
+        found
     }
 
     /// The `searched` event of a search by `player`: the one its "may" claimed, else the next.
@@ -512,7 +591,20 @@ impl Decider for Observed<'_> {
             }
             Decision::Find { searcher, parts, cap, looked_at, to, .. } => {
                 let who = name(*searcher);
-                let Some(Event::Searched { found, .. }) = self.searched_by(step, *searcher, &who) else {
+                let logged = if self.searches_logged {
+                    self.searched_by(step, *searcher, &who)
+                } else {
+                    Some(Event::Searched {
+                        player: who.clone(),
+                        zones: Vec::new(),
+                        library_top: None,
+                        found: {
+                            let found = self.found_unlogged(game, step, parts);
+                            found.iter().map(|&c| game.obj(c).id.clone()).collect()
+                        },
+                    })
+                };
+                let Some(Event::Searched { found, .. }) = logged else {
                     let (clause, why) = if cap.is_some() {
                         ("701.23f", " (a search limited to the top cards of a library is still a search)")
                     } else if parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined) {
@@ -889,12 +981,15 @@ impl Decider for Observed<'_> {
                         add(id, &mut picked);
                     }
                     let owner = name(*player);
+                    // Without `searched` events, the cards moved out of the library in this step
+                    // (the found ones among them) were in the window too.
                     let start = self
                         .events
                         .iter()
                         .position(|e| {
                             e.step == step
-                                && matches!(&e.event, Event::Searched { zones, .. } if zones.contains(&library))
+                                && (!self.searches_logged
+                                    || matches!(&e.event, Event::Searched { zones, .. } if zones.contains(&library)))
                         })
                         .unwrap_or(self.events.len());
                     for e in &self.events[start..] {
@@ -902,6 +997,21 @@ impl Decider for Observed<'_> {
                             Event::Shuffled { library: l } if *l == owner => break,
                             Event::Moved { card, from, .. } if *from == library => add(card, &mut picked),
                             _ => {}
+                        }
+                    }
+                }
+                if *purpose != "draw" && *purpose != "mill" {
+                    // What the log doesn't show (an engine that doesn't report `looked_at` or
+                    // `known`): the cards looked at, revealed or searched on top of the library and
+                    // left there are still its top cards at the end unless something moved or
+                    // shuffled them, so the observed final library is the best next guess.
+                    let top = self.outcome.zones.get(&library).into_iter().flatten();
+                    for id in top {
+                        if from_ids.contains(id.as_str())
+                            && let Some(&o) = self.ids.get(id.as_str())
+                            && !picked.contains(&o)
+                        {
+                            picked.push(o);
                         }
                     }
                 }
@@ -1104,6 +1214,9 @@ fn judge_with_splits(
         seen: Vec::new(),
         read_picks: read_picks.to_vec(),
         read_counts: Vec::new(),
+        searches_logged: look.observables.has(Observable::Searched),
+        evidence_claimed: BTreeSet::new(),
+        untraced_found: BTreeSet::new(),
     };
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);

@@ -10,8 +10,10 @@
 //! report names, per scenario, the observables the scenario's legal outcome involves that could
 //! not be checked ([`Observables::unchecked`]) — "PASS, knowledge not observed".
 //!
-//! The judge still replays the scenario from the engine's log; the observables here are ones no
-//! decision is read from, so leaving them out never changes which choices the replay makes.
+//! The judge still replays the scenario from the engine's log. Most observables here are ones no
+//! decision is read from, so leaving them out never changes which choices the replay makes. The
+//! exception is `searched`: without it the judge reads what each search found from what the log
+//! does with the cards (see [`Observable::Searched`]).
 
 use std::collections::BTreeSet;
 
@@ -40,17 +42,25 @@ pub enum Observable {
     /// `triggered.on`: the kind of event a trigger fired on (see `protocol::TRIGGER_KINDS`).
     /// Without it triggers are identified by source, controller and triggering player.
     TriggerKind,
+    /// `searched` events (701.23): who searched which zones and what they found. Without them
+    /// the judge takes a search's found cards to be the cards it could find that the log moves
+    /// or reveals in the same step (a card put back on top of its library is seen only with
+    /// `moves_within_library`), and a "may search" is read both ways. What the search itself
+    /// did is then not checked: that it happened (701.23a), its zones, its top-N limit, and a
+    /// found card left where it was.
+    Searched,
 }
 
 impl Observable {
     /// Every observable, in report order.
-    pub const ALL: [Observable; 6] = [
+    pub const ALL: [Observable; 7] = [
         Observable::Known,
         Observable::LibraryTop,
         Observable::MovesWithinLibrary,
         Observable::LookedAt,
         Observable::RevealedEmpty,
         Observable::TriggerKind,
+        Observable::Searched,
     ];
 
     /// The name used in `hello` and reports.
@@ -62,6 +72,7 @@ impl Observable {
             Observable::LookedAt => "looked_at",
             Observable::RevealedEmpty => "revealed_empty",
             Observable::TriggerKind => "trigger_kind",
+            Observable::Searched => "searched",
         }
     }
 
@@ -74,6 +85,7 @@ impl Observable {
             Observable::LookedAt => "looked_at",
             Observable::RevealedEmpty => "empty reveals",
             Observable::TriggerKind => "trigger kinds",
+            Observable::Searched => "searches",
         };
         format!("{what} not observed")
     }
@@ -137,6 +149,7 @@ impl Observables {
     pub fn project_event(&self, e: &LoggedEvent, strip_on: bool) -> Option<LoggedEvent> {
         let mut e = e.clone();
         match &mut e.event {
+            Event::Searched { .. } if !self.has(Observable::Searched) => return None,
             Event::Searched { library_top, .. } if !self.has(Observable::LibraryTop) => *library_top = None,
             Event::Moved { from, to, .. }
                 if !self.has(Observable::MovesWithinLibrary) && from == to && from.ends_with(".library") =>
@@ -168,6 +181,7 @@ impl Observables {
                 expected.events.iter().any(|e| matches!(&e.event, Event::Revealed { cards, .. } if cards.is_empty()))
             }
             Observable::TriggerKind => expected.events.iter().any(|e| matches!(e.event, Event::Triggered { .. })),
+            Observable::Searched => expected.events.iter().any(|e| matches!(e.event, Event::Searched { .. })),
         };
         Observable::ALL.into_iter().filter(|&o| !self.has(o) && involves(o)).collect()
     }

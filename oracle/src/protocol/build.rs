@@ -8,6 +8,7 @@ use crate::cards::def::CardDef;
 use crate::model::Game;
 use crate::scenario::Loaded;
 use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
+use crate::sim::Action;
 
 /// Tags that describe a scenario's history rather than what an engine needs to run it.
 const NOT_FEATURES: [&str; 1] = ["regression"];
@@ -45,24 +46,31 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
 }
 
 /// The features of a loaded scenario: [`features_of`], plus `non-active-player-sorcery` when a
-/// player other than the active one (the first) casts a sorcery as a step. The oracle doesn't
-/// model timing (an adapter gives every player priority to take each step), but an engine that
-/// enforces sorcery timing can't set that up, so it can leave the tag out of its features.
+/// player other than the active one (the first) casts a spell with sorcery timing as a step: a
+/// sorcery, or a permanent spell without flash (117.1a), while controlling at set-up nothing that lets them
+/// cast spells as though they had flash (Vedalken Orrery; 702.8a). The oracle doesn't model turns
+/// (an adapter gives every player priority to take each step), but an engine that enforces
+/// timing can't set that up, so it can leave the tag out of its features. An `attempt` refused
+/// for timing (117.1a, 305.1) isn't tagged: an engine refuses it either way.
 pub fn features_of_loaded(loaded: &Loaded) -> Vec<String> {
     let mut out = features_of(&loaded.scenario);
-    let first = loaded.scenario.players.first().map(|p| p.name.as_str());
-    let sorcery = |id: &str| {
-        loaded.setup.ids.get(id).is_some_and(|&o| {
-            let def = &loaded.setup.game.obj(o).def;
-            def.faces().iter().any(|f| f.types.contains(&crate::cards::def::CardType::Sorcery))
-        })
+    let game = &loaded.setup.game;
+    // Seat 0 is the active player (101.4).
+    let active = 0;
+    let sorcery_timed = |card: crate::model::ObjId, face: Option<usize>| {
+        let chars = crate::rules::characteristics::stack_chars(&game.obj(card).def, face);
+        !chars.types.contains(&crate::cards::def::CardType::Land) && !crate::rules::casting::has_instant_timing(&chars)
     };
-    let tagged = loaded.scenario.steps.iter().any(|step| {
-        let step = match step {
-            Step::Attempt { step, .. } => step.as_ref(),
-            s => s,
+    let tagged = loaded.setup.actions.iter().any(|action| {
+        let action = match action {
+            Action::Attempt { clause, .. } if clause == "117.1a" || clause == "305.1" => return false,
+            Action::Attempt { action, .. } => action.as_ref(),
+            a => a,
         };
-        matches!(step, Step::Cast { player, card, .. } if Some(player.as_str()) != first && sorcery(card))
+        matches!(*action, Action::Cast { player, card, face, .. }
+            if player != active
+                && !crate::rules::casting::casts_as_though_flash(game, player)
+                && sorcery_timed(card, face))
     });
     if tagged {
         out.push("non-active-player-sorcery".into());

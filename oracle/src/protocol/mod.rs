@@ -202,7 +202,7 @@ pub struct Supports {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<String>>,
     /// (v2) The observables the engine reports (`known`, `library_top`, `moves_within_library`,
-    /// `looked_at`, `revealed_empty`, `trigger_kind`); default: all of them. What it doesn't
+    /// `looked_at`, `revealed_empty`, `trigger_kind`, `searched`); default: all of them. What it doesn't
     /// report is not judged, and every report names it per scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observables: Option<Vec<Observable>>,

@@ -168,19 +168,37 @@ pub fn check_cost_order(order: &[usize], parts: usize) -> Result<(), Violation> 
 /// could be. Flashback (702.34a) changes where a card is cast from and what is paid, not when.
 /// The oracle has no turn structure: a spell cast with an empty stack is taken to be cast in its
 /// caster's own main phase, so only the empty stack is checked. `stack_empty` is whether the
-/// stack is empty as the spell is cast.
+/// stack is empty as the spell is cast; `as_though_flash` whether an effect lets its caster cast
+/// it as though it had flash ([`casts_as_though_flash`]).
 pub fn check_timing(
     chars: &crate::rules::characteristics::Chars,
     name: &str,
     stack_empty: bool,
+    as_though_flash: bool,
 ) -> Result<(), Violation> {
-    if stack_empty || chars.types.contains(&CardType::Instant) || chars.keywords.contains(&Keyword::Flash) {
+    if stack_empty || as_though_flash || has_instant_timing(chars) {
         return Ok(());
     }
     Err(Violation::new(
         "117.1a",
         format!("{name} is not an instant and has no flash, so it can't be cast while the stack isn't empty"),
     ))
+}
+
+/// 117.1a, 702.8a: whether a spell with these characteristics may be cast whenever an instant
+/// could be (it is an instant or has flash); any other spell has sorcery timing.
+pub fn has_instant_timing(chars: &crate::rules::characteristics::Chars) -> bool {
+    chars.types.contains(&CardType::Instant) || chars.keywords.contains(&Keyword::Flash)
+}
+
+/// 702.8a, 117.1a: whether `player` controls a face-up permanent saying "you may cast spells as
+/// though they had flash" (Vedalken Orrery), so that every spell they cast has instant timing.
+pub fn casts_as_though_flash(game: &Game, player: PlayerId) -> bool {
+    game.zone(ZoneRef::Battlefield).iter().map(|&p| game.obj(p)).any(|o| {
+        o.controller == player
+            && !o.face_down
+            && o.def.faces().iter().any(|f| f.statics.contains(&crate::effects::StaticAbility::CastSpellsAsThoughFlash))
+    })
 }
 
 /// 305.1 (with 116.2a): a land is played only while the stack is empty, during its player's own

@@ -73,7 +73,9 @@ impl Sim<'_> {
         if mode != CastMode::WithoutPaying && !(o.def.is_split() && face.is_none()) {
             let chars = stack_chars(&def, face);
             let name = chars.names.join(" // ");
-            crate::rules::casting::check_timing(&chars, &name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
+            let as_though_flash = crate::rules::casting::casts_as_though_flash(&self.game, player);
+            crate::rules::casting::check_timing(&chars, &name, self.stack.is_empty(), as_though_flash)
+                .map_err(|v| self.refused(v))?;
         }
         if face == Some(crate::rules::casting::FUSED) {
             crate::rules::casting::check_fuse(&self.game, card, player).map_err(|v| self.refused(v))?;

@@ -559,7 +559,9 @@ impl Sim<'_> {
                             }
                         }
                         StaticAbility::TopCardOfLibraryRevealed => top_revealed[o.controller] = true,
-                        StaticAbility::PlayersCantCycle | StaticAbility::BeginOnBattlefield => {}
+                        StaticAbility::PlayersCantCycle
+                        | StaticAbility::BeginOnBattlefield
+                        | StaticAbility::CastSpellsAsThoughFlash => {}
                     }
                 }
             }
