@@ -222,7 +222,6 @@ impl ScriptedAgent {
                 valid.iter().copied().take(take).collect()
             }
         };
-        shared.rec.search_found(&chosen);
         chosen
     }
 
@@ -490,11 +489,11 @@ impl PlayerAgent for ScriptedAgent {
         if mode == Some("ChangeZoneGeneral")
             && accepted
             && let Some(rest) = message.strip_prefix("Search ").and_then(|r| r.strip_suffix('?'))
-            && let Some((name, zone)) = rest.rsplit_once("'s ")
+            && let Some((name, _zone)) = rest.rsplit_once("'s ")
         {
             let mut shared = self.shared.borrow_mut();
             if shared.players.contains_key(name) {
-                shared.rec.announce_search(player, format!("{name}.{zone}"));
+                shared.rec.announce_search(player);
             }
         }
         accepted

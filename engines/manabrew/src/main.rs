@@ -101,6 +101,7 @@ fn hello() -> Value {
             "players": [2, 3, 4],
             "cards": "any",
             "features": scenario::SUPPORTED_FEATURES,
+            // Not `searched`: a graveyard `ChangeZoneAll` has no prompt, so not every search is seen.
             "observables": ["moves_within_library"],
             "offers": true
         }

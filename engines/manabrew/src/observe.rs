@@ -1,7 +1,10 @@
 //! What the adapter reads off the engine: zone changes, life changes, casts and triggers (from
-//! the stack), shuffles (from a recording `GameRng`), searches (from the engine's search
+//! the stack), shuffles (from a recording `GameRng`), search offers (from the engine's search
 //! prompts) and reveals (from `reveal_cards`). Nothing here is worked out from the rules: an
-//! event is logged only when the engine's own state or callbacks show it.
+//! event is logged only when the engine's own state or callbacks show it. No `searched` event
+//! is logged: some of the engine's searches have no prompt for a zone (a graveyard
+//! `ChangeZoneAll`), so the adapter can't report every search and doesn't declare the
+//! `searched` observable; the judge reads what each search found from the moves.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -61,16 +64,15 @@ struct Snapshot {
     counters: HashMap<CardId, i32>,
 }
 
-/// A search in progress: one or more consecutive search prompts of one player.
+/// A search in progress: one or more consecutive search prompts of one player, reported as one
+/// `search` offer.
 struct OpenSearch {
     chooser: PlayerId,
-    event_index: usize,
     offer_index: usize,
     /// Index into the scenario's decisions, when a scripted one answers it.
     pub decision: Option<usize>,
     /// Scripted cards not yet given.
     pub remaining: Vec<CardId>,
-    found: Vec<CardId>,
     prompts: usize,
     mandatory_prompts: usize,
     multi_bounds: Option<(usize, usize)>,
@@ -164,19 +166,6 @@ impl Recorder {
             ZoneType::Stack => "stack".to_string(),
             _ => return None,
         })
-    }
-
-    /// The zone a card is in now, by the outcome's name.
-    pub fn zone_of(&self, game: &GameState, card: CardId) -> Option<String> {
-        for player in 0..self.players.len() {
-            let pid = PlayerId(player as u32);
-            for zone in PLAYER_ZONES {
-                if game.cards_in_zone(zone, pid).contains(&card) {
-                    return self.zone_name(zone, pid);
-                }
-            }
-        }
-        None
     }
 
     fn take_snapshot(&self, game: &GameState) -> Snapshot {
@@ -449,29 +438,14 @@ impl Recorder {
                 .is_some_and(|s| s.chooser == chooser && bounds.is_none() && s.multi_bounds.is_none());
         if !continues {
             self.close_search();
-            let mut zones: Vec<String> = Vec::new();
-            for &card in valid {
-                if let Some(zone) = self.zone_of(game, card)
-                    && !zones.contains(&zone)
-                {
-                    zones.push(zone);
-                }
-            }
-            // A prompt with no cards doesn't say which zone was searched: `zones` stays empty
-            // rather than guessed.
-            self.events.push(json!({"step": self.step, "event": "searched",
-                                    "player": self.player_name(chooser), "zones": zones,
-                                    "found": []}));
             let cards: Vec<String> = valid.iter().map(|&c| self.card_name(c)).collect();
             self.offers.push(json!({"step": self.step, "player": self.player_name(chooser),
                                     "decision": "search", "cards": cards, "min": 0, "max": 0}));
             self.search = Some(OpenSearch {
                 chooser,
-                event_index: self.events.len() - 1,
                 offer_index: self.offers.len() - 1,
                 decision: None,
                 remaining: Vec::new(),
-                found: Vec::new(),
                 prompts: 0,
                 mandatory_prompts: 0,
                 multi_bounds: bounds,
@@ -487,21 +461,15 @@ impl Recorder {
         !continues
     }
 
-    /// A search the engine announced ("Search <player>'s <zone>?") and the chooser accepted: it
-    /// is logged even if no prompt follows (an empty zone, or nothing that can be found).
-    /// The engine observed the game (`snapshot_state`) just before asking.
-    pub fn announce_search(&mut self, chooser: PlayerId, zone: String) {
+    /// A search the engine announced ("Search <player>'s <zone>?") and the chooser accepted: its
+    /// first prompt, if one follows, opens its offer.
+    pub fn announce_search(&mut self, chooser: PlayerId) {
         self.close_search();
-        self.events.push(json!({"step": self.step, "event": "searched",
-                                "player": self.player_name(chooser), "zones": [zone],
-                                "found": []}));
         self.search = Some(OpenSearch {
             chooser,
-            event_index: self.events.len() - 1,
             offer_index: usize::MAX,
             decision: None,
             remaining: Vec::new(),
-            found: Vec::new(),
             prompts: 0,
             mandatory_prompts: 0,
             multi_bounds: None,
@@ -553,20 +521,11 @@ impl Recorder {
         self.search.as_mut().map(|s| (&mut s.decision, &mut s.remaining))
     }
 
-    /// Records the cards the open search found with its latest prompt.
-    pub fn search_found(&mut self, cards: &[CardId]) {
-        if let Some(search) = self.search.as_mut() {
-            search.found.extend_from_slice(cards);
-        }
-    }
-
-    /// Closes the open search: writes its found cards and offered bounds.
+    /// Closes the open search: writes its offered bounds.
     pub fn close_search(&mut self) {
         let Some(search) = self.search.take() else {
             return;
         };
-        let found: Vec<String> = search.found.iter().map(|&c| self.card_name(c)).collect();
-        self.events[search.event_index]["found"] = json!(found);
         let (min, max) = match search.multi_bounds {
             Some(bounds) => bounds,
             None => (search.mandatory_prompts, search.prompts),
