@@ -4,14 +4,19 @@
 # scenario. The triage of each expected failure comes from triage/reasons.py, which refuses (exit 1)
 # if a failure has no triage rule yet.
 # Usage: engines/manabrew/regenerate.sh [--cards DIR]   (Forge scripts; default ../shared/engines/forge-cards)
+# ORACLE=path/to/mtg-oracle uses that oracle binary as it is; without it the oracle is built first.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 (cd "$here" && cargo build --release --locked)
-cargo build --release --locked -q -p mtg-oracle
-oracle="$root/target/release/mtg-oracle"
+if [ -n "${ORACLE:-}" ]; then
+    oracle="$ORACLE"
+else
+    cargo build --release --locked -q -p mtg-oracle
+    oracle="$root/target/release/mtg-oracle"
+fi
 adapter="$here/target/release/manabrew-adapter"
 engine="$adapter"
 if [ "$#" -gt 0 ]; then engine="$adapter $*"; fi
