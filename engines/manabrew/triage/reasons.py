@@ -23,8 +23,8 @@ SAME_NAME = (f"{BUG} (701.23b and its Splinter example; 701.23a): Splinter and E
 RULES = [
     # (pattern on the scenario id, reason[, mode: "scripted" or "free"])
     (r"splinter|eradicate|406\.1-permanent-and-temporary|capped-search-shuffles-whole-library", SAME_NAME),
-    (r"memoricide-desist|named-second-half", f"{BUG} (709.4a; ruling R003-12): Memoricide names Desist and the engine's prompts offer no Cease // Desist, though a split card has the name of either half (naming Cease, they offer it).", "scripted"),
-    (r"memoricide-desist|named-second-half", SPLIT_OFFER + " (The agent names Cease, which the engine matches; the scripted-mode failure is engine bug 16.)", "free"),
+    (r"memoricide-desist|named-second-half|split-card-naming-offers-only-the-left-half", f"{BUG} (709.4a; ruling R003-12): Memoricide names Desist and the engine's prompts offer no Cease // Desist, though a split card has the name of either half (naming Cease, they offer it).", "scripted"),
+    (r"memoricide-desist|named-second-half|split-card-naming-offers-only-the-left-half", SPLIT_OFFER + " (The agent names Cease, which the engine matches; the scripted-mode failure is engine bug 16.)", "free"),
     (r"memoricide", SPLIT_OFFER),
     (r"mindcensor|capped|117\.1a-creature-without-flash", f"{BUG} (701.23f; Aven Mindcensor's Oracle text, 'the top four cards'): the engine's limit keeps the first four entries of its library vector, whose top card is the last entry, so the searcher sees the bottom four cards."),
     (r"krosan-tusker|cycle-trigger-missing|declined-may-search-before-a-tutor", f"{BUG} (702.29c, 602.2a): 'When you cycle' doesn't trigger when Krosan Tusker is cycled (the engine runs its Cycled trigger only when a cycling ability resolves, and only if its cost text says cycling); the card cycled from the hand isn't revealed either."),
@@ -42,6 +42,7 @@ RULES = [
     (r"guile", f"{BUG} (603.2; Guile's Oracle text, 'put into a graveyard from anywhere'): a Guile milled from the library doesn't trigger, so it stays in the graveyard."),
     (r"intercessor-left|c004-01", f"{BUG} (610.3b; Alabaster Host Intercessor: an 'until' exile from a trigger): the Intercessor left before its ability resolved, so the creature isn't exiled at all; the engine exiles it for good."),
     (r"explorer-four-players|dies-trigger-controlled-by-owner", f"{BUG} (603.3a, 603.10a): the dies trigger of a permanent controlled by a player other than its owner is controlled by the owner: the engine reads the trigger's controller from the card after leaving the battlefield has reset it to the owner."),
+    (r"gravebane-zombie-visits-the-graveyard", "Unconfirmed (614.1a, 614.6; Gravebane Zombie's Oracle text): the Zombie ends in the graveyard instead of on top of the library. The adapter's `dies` moves it with the engine's replacement-aware zone change (move_card_with_agents_and_replacement_runtime), but whether a real destroy would apply the replacement, i.e. engine bug or adapter limit, is not yet established."),
     (r"702\.52b-second-draw-library-too-small", "Adapter limit (free mode): manabrew asks about each dredge card in turn and the agent accepts the first, so the offer can't list the other dredge card (702.52b) though the engine would have asked next."),
 ]
 
