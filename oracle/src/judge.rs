@@ -711,10 +711,14 @@ impl Decider for Observed<'_> {
                         taken.push(i);
                     }
                 }
-                if order.len() != triggers.len() {
-                    // Not all reported: keep the order they triggered in; the comparison will
-                    // name what is missing.
-                    return Ok(Choice::Order((0..triggers.len()).collect()));
+                // A trigger the log doesn't report may be one the replay will remove from the
+                // stack for want of a legal target (603.3d, not logged): the reported ones keep
+                // their logged order and the others follow in the order they triggered. If one of
+                // those does go on the stack, the comparison names it as missing.
+                for k in 0..triggers.len() {
+                    if !used[k] {
+                        order.push(k);
+                    }
                 }
                 for i in taken {
                     self.consumed[i] = true;
