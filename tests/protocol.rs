@@ -85,22 +85,31 @@ fn serve_lines(lines: &[String], opts: ServeOptions) -> Vec<FromEngine> {
         .collect()
 }
 
+/// The reference engine's choice policies (and seeds) the whole-corpus tests run.
+const POLICIES: [(Policy, u64); 4] =
+    [(Policy::Minimal, 1), (Policy::Greedy, 2), (Policy::Random, 3), (Policy::Random, 4)];
+
+/// Every scenario sent to the reference engine in `mode` (free mode sends scripted the scenarios
+/// whose steps need their scripted choices, as `check` does), then `stop` and a line it must not
+/// read: the mode each was sent in, and the answers (`hello` first).
+fn serve_all(scenarios: &[Loaded], mode: Mode, opts: ServeOptions) -> (Vec<Mode>, Vec<FromEngine>) {
+    let mut lines = vec![to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION })];
+    let modes: Vec<Mode> = scenarios.iter().map(|l| effective_mode(l, mode)).collect();
+    for (i, l) in scenarios.iter().enumerate() {
+        let scenario = scenario_message(l, modes[i]);
+        lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode: modes[i], scenario }));
+    }
+    lines.push(to_line(&ToEngine::Stop));
+    lines.push("never read: serve stopped".into());
+    (modes, serve_lines(&lines, opts))
+}
+
 #[test]
 fn the_reference_engine_passes_every_bundled_scenario_in_both_modes_under_every_policy() {
     let scenarios = bundled();
     for mode in [Mode::Scripted, Mode::Free] {
-        for (policy, seed) in [(Policy::Minimal, 1), (Policy::Greedy, 2), (Policy::Random, 3), (Policy::Random, 4)] {
-            let mut lines = vec![to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION })];
-            // Free mode sends scripted the scenarios whose steps need their scripted choices,
-            // as `check` does.
-            let modes: Vec<Mode> = scenarios.iter().map(|l| effective_mode(l, mode)).collect();
-            for (i, l) in scenarios.iter().enumerate() {
-                let scenario = scenario_message(l, modes[i]);
-                lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode: modes[i], scenario }));
-            }
-            lines.push(to_line(&ToEngine::Stop));
-            lines.push("never read: serve stopped".into());
-            let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
+        for (policy, seed) in POLICIES {
+            let (modes, answers) = serve_all(&scenarios, mode, ServeOptions { seed, policy, mutant: None });
             assert!(
                 matches!(&answers[0], FromEngine::Hello { protocol: PROTOCOL_VERSION, engine, .. } if engine.seed == Some(seed))
             );
@@ -433,14 +442,8 @@ fn without_searched_events_the_judge_reads_found_cards_from_moves_and_accepts_ev
     let observables = without_searches();
     let mut failures = Vec::new();
     for mode in [Mode::Scripted, Mode::Free] {
-        for (policy, seed) in [(Policy::Minimal, 1), (Policy::Greedy, 2), (Policy::Random, 3), (Policy::Random, 4)] {
-            let mut lines = vec![to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION })];
-            let modes: Vec<Mode> = scenarios.iter().map(|l| effective_mode(l, mode)).collect();
-            for (i, l) in scenarios.iter().enumerate() {
-                let scenario = scenario_message(l, modes[i]);
-                lines.push(to_line(&ToEngine::Run { seq: i as u64, id: l.id.clone(), mode: modes[i], scenario }));
-            }
-            let answers = serve_lines(&lines, ServeOptions { seed, policy, mutant: None });
+        for (policy, seed) in POLICIES {
+            let (modes, answers) = serve_all(&scenarios, mode, ServeOptions { seed, policy, mutant: None });
             let mut with_searches = 0;
             for ((l, answer), sent) in scenarios.iter().zip(&answers[1..]).zip(&modes) {
                 let FromEngine::Result { outcome, .. } = answer else { continue };
