@@ -715,11 +715,7 @@ impl Decider for Observed<'_> {
                 // stack for want of a legal target (603.3d, not logged): the reported ones keep
                 // their logged order and the others follow in the order they triggered. If one of
                 // those does go on the stack, the comparison names it as missing.
-                for k in 0..triggers.len() {
-                    if !used[k] {
-                        order.push(k);
-                    }
-                }
+                order.extend(used.iter().enumerate().filter(|(_, u)| !**u).map(|(k, _)| k));
                 for i in taken {
                     self.consumed[i] = true;
                 }
