@@ -164,7 +164,8 @@ fn main() -> ExitCode {
                 SchemaKind::Cards => schemars::schema_for!(Vec<mtg_oracle::cards::def::CardDef>),
                 SchemaKind::Protocol => mtg_oracle::protocol::schema(),
             };
-            println!("{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
+            // write!, not println!: `schema | head -c1` must end quietly, not panic.
+            let _ = writeln!(std::io::stdout().lock(), "{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
             ExitCode::SUCCESS
         }
     }
@@ -260,8 +261,7 @@ fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let observed: Outcome = match std::fs::read_to_string(outcome)
-        .map_err(|e| e.to_string())
+    let observed: Outcome = match mtg_oracle::scenario::read_source(outcome)
         .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
     {
         Ok(o) => o,
@@ -270,15 +270,16 @@ fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut out = std::io::stdout().lock();
     match judge(&loaded.setup, &observed) {
         Verdict::Legal => {
-            println!("LEGAL");
+            let _ = writeln!(out, "LEGAL");
             ExitCode::SUCCESS
         }
         Verdict::Illegal(diffs) => {
-            println!("ILLEGAL");
+            let _ = writeln!(out, "ILLEGAL");
             for d in diffs {
-                println!("  {d}");
+                let _ = writeln!(out, "  {d}");
             }
             ExitCode::from(1)
         }
@@ -320,7 +321,7 @@ fn promote_cmd(artifact: &Path, target: Option<&str>, out: &Path) -> ExitCode {
         eprintln!("{}: {e}", path.display());
         return ExitCode::from(2);
     }
-    println!("{}", path.display());
+    let _ = writeln!(std::io::stdout().lock(), "{}", path.display());
     match &promoted.run_failure {
         None => eprintln!("{} legal outcome(s); `mtg-oracle run {}` passes", promoted.outcomes, path.display()),
         Some(f) => eprintln!("{} legal outcome(s); `mtg-oracle run` FAILS on it now: {f}", promoted.outcomes),

@@ -33,7 +33,7 @@ use crate::runner::locate_sim_error;
 use crate::scenario::{Loaded, load_file};
 use crate::serve::stable_hash;
 use baseline::{Baseline, Gate};
-use engine::{Engine, EngineCommand, Failure};
+use engine::{Engine, EngineCommand, Failure, Limits, cut_text};
 
 /// A scenario's status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -139,6 +139,8 @@ pub struct CheckOptions {
     pub partition: Option<(u64, u64)>,
     /// The expected-failure baseline.
     pub baseline: Baseline,
+    /// What one engine can make the oracle hold (line size, text size, stderr lines).
+    pub limits: Limits,
 }
 
 /// What a whole run found.
@@ -204,6 +206,9 @@ pub fn parse_partition(text: &str) -> Result<(u64, u64), String> {
     if i == 0 || n == 0 || i > n { Err(bad()) } else { Ok((i, n)) }
 }
 
+/// How long the run waits, after the last answer, for output the engine writes after it.
+const LATE_OUTPUT_GRACE: Duration = Duration::from_millis(100);
+
 /// How many consecutive failed starts end the attempts to start the engine.
 const MAX_FAILED_STARTS: usize = 3;
 
@@ -219,9 +224,28 @@ pub fn check(
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
     let mut session = Session::new(opts);
     let mut scenarios = Vec::new();
-    for (i, file) in files.iter().enumerate() {
+    // Each result is reported once the engine's output after it has been looked at: what an
+    // engine writes after its answer is that scenario's fault, not the next one's.
+    let mut pending: Option<(ScenarioResult, Option<u64>)> = None;
+    let mut report = |pending: Option<(ScenarioResult, Option<u64>)>, late: Option<String>, session: &Session| {
+        if let Some((mut r, mark)) = pending {
+            if let (Some(why), Some(mark)) = (late, mark) {
+                r.status = Status::Error;
+                r.message = format!("{why}; the engine was restarted");
+                r.verdict.clear();
+                r.stderr_tail = session.engine.stderr_since(mark);
+            }
+            r.gate = opts.baseline.gate(&r.id, r.status);
+            progress(scenarios.len(), files.len(), &r);
+            scenarios.push(r);
+        }
+    };
+    for file in &files {
         let id = file.display().to_string();
         let t = Instant::now();
+        let late = session.engine.late_output(Duration::ZERO);
+        report(pending.take(), late, &session);
+        session.last_sent = None;
         let mut r = match load_file(file, pool) {
             Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
             Ok(loaded) => session.run(loaded),
@@ -229,10 +253,11 @@ pub fn check(
         if r.time_ms == 0.0 {
             r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
         }
-        r.gate = opts.baseline.gate(&r.id, r.status);
-        progress(i, files.len(), &r);
-        scenarios.push(r);
+        pending = Some((r, session.last_sent));
     }
+    // The last answer: a moment for whatever the engine writes after it.
+    let late = session.engine.late_output(LATE_OUTPUT_GRACE);
+    report(pending.take(), late, &session);
     session.engine.stop(to_line(&ToEngine::Stop));
     let ran: std::collections::BTreeSet<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
     let stale = opts
@@ -252,6 +277,22 @@ pub fn check(
         scenarios,
         stale_baseline: stale,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// Cuts every text of a result an engine may have provided to `max_chars` characters, with a note.
+fn cut_result(r: &mut ScenarioResult, max_chars: usize) {
+    r.message = cut_text(&r.message, max_chars);
+    r.link = r.link.as_deref().map(|l| cut_text(l, max_chars));
+    for v in &mut r.verdict {
+        v.message = cut_text(&v.message, max_chars);
+        v.clause = cut_text(&v.clause, max_chars);
+    }
+    for u in &mut r.unobserved {
+        *u = cut_text(u, max_chars);
+    }
+    for l in &mut r.stderr_tail {
+        *l = cut_text(l, max_chars);
     }
 }
 
@@ -279,6 +320,8 @@ struct Session<'a> {
     failed_starts: usize,
     last_start_error: String,
     seq: u64,
+    /// The stderr mark of the scenario last sent to the engine, if the current one was.
+    last_sent: Option<u64>,
     opts: &'a CheckOptions,
 }
 
@@ -347,16 +390,23 @@ impl Drop for Checker<'_> {
 impl<'a> Session<'a> {
     fn new(opts: &'a CheckOptions) -> Self {
         Session {
-            engine: Engine::new(opts.engine.clone()),
+            engine: Engine::with_limits(opts.engine.clone(), opts.limits),
             hello: None,
             failed_starts: 0,
             last_start_error: String::new(),
             seq: 0,
+            last_sent: None,
             opts,
         }
     }
 
     fn run(&mut self, loaded: Loaded) -> ScenarioResult {
+        let mut r = self.run_uncut(loaded);
+        cut_result(&mut r, self.opts.limits.max_text_chars);
+        r
+    }
+
+    fn run_uncut(&mut self, loaded: Loaded) -> ScenarioResult {
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
         let mk = |status, message: String| result(&id, rules.clone(), status, message);
@@ -381,6 +431,17 @@ impl<'a> Session<'a> {
         {
             return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
         }
+        // Output left over from an earlier scenario (when nobody could be blamed for it) is dropped
+        // with that engine: this scenario starts clean.
+        if self.engine.late_output(Duration::ZERO).is_some()
+            && let Err(failure) = self.ensure_started()
+        {
+            let mut r = mk(Status::Error, failure);
+            r.stderr_tail = self.engine.stderr_tail();
+            return r;
+        }
+        let mark = self.engine.stderr_mark();
+        self.last_sent = Some(mark);
         let sent = Instant::now();
         let answer = self.ask(line);
         let mut r = match answer {
@@ -393,7 +454,7 @@ impl<'a> Session<'a> {
         // From sending the scenario to the verdict: an engine's start-up is not counted.
         r.time_ms = sent.elapsed().as_secs_f64() * 1000.0;
         if matches!(r.status, Status::Error | Status::Timeout) {
-            r.stderr_tail = self.engine.stderr_tail();
+            r.stderr_tail = self.engine.stderr_since(mark);
             // After garbage the stream can't be trusted: start afresh for the next scenario.
             self.engine.kill();
         }
@@ -402,7 +463,9 @@ impl<'a> Session<'a> {
 
     fn ask(&mut self, line: String) -> Result<String, Failure> {
         self.engine.send(line)?;
-        let deadline = Instant::now() + self.opts.timeout;
+        let now = Instant::now();
+        // A limit too far in the future to add is as good as none.
+        let deadline = now.checked_add(self.opts.timeout).unwrap_or(now + Duration::from_secs(100 * 365 * 86_400));
         self.engine.receive(deadline, self.opts.timeout)
     }
 
@@ -527,14 +590,17 @@ impl<'a> Session<'a> {
         let line = to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION });
         let answer = self.ask(line).map_err(|f| format!("no `hello`: {f}"))?;
         match self.parse(&answer)? {
-            FromEngine::Hello { protocol, engine, supports } if ACCEPTED_VERSIONS.contains(&protocol) => {
+            FromEngine::Hello { protocol, mut engine, supports } if ACCEPTED_VERSIONS.contains(&protocol) => {
+                let max = self.opts.limits.max_text_chars;
+                engine.name = cut_text(&engine.name, max.min(200));
+                engine.version = cut_text(&engine.version, max.min(200));
                 self.hello = Some((engine, supports));
                 Ok(())
             }
             FromEngine::Hello { protocol, .. } => Err(format!(
                 "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
             )),
-            other => Err(format!("protocol violation: expected `hello`, got {}", to_line(&other))),
+            other => Err(format!("protocol violation: expected `hello`, got {}", cut_text(&to_line(&other), 200))),
         }
     }
 
