@@ -198,7 +198,11 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         validate: args.validate,
         partition,
         baseline: baseline.clone(),
-        limits: Limits { max_line_bytes: args.max_line_bytes, max_text_chars: args.max_text_chars, ..Limits::default() },
+        limits: Limits {
+            max_line_bytes: args.max_line_bytes,
+            max_text_chars: args.max_text_chars,
+            ..Limits::default()
+        },
     };
     let progress = show_progress(args.quiet);
     let mut stdout = std::io::stdout().lock();
@@ -352,7 +356,11 @@ pub fn mutants(args: MutantsArgs, pool: &CardPool) -> ExitCode {
     let survivors = run.survivors();
     let caught = run.mutants.len() - survivors.len();
     let own = run.mutants.iter().filter(|m| m.caught_with_own_clause()).count();
-    let _ = writeln!(out, "\n{caught} caught, {} survived; {own} caught with their own clause named first", survivors.len());
+    let _ = writeln!(
+        out,
+        "\n{caught} caught, {} survived; {own} caught with their own clause named first",
+        survivors.len()
+    );
     if !run.reference_failures.is_empty() {
         ExitCode::from(2)
     } else if !survivors.is_empty() {

@@ -74,7 +74,10 @@ impl Baseline {
         }
         let depth = crate::scenario::MAX_YAML_DEPTH;
         if let Some((line, column)) = crate::scenario::too_deep(&text, depth) {
-            return Err(format!("{}:{line}:{column}: nested more than {depth} levels deep; not parsed", path.display()));
+            return Err(format!(
+                "{}:{line}:{column}: nested more than {depth} levels deep; not parsed",
+                path.display()
+            ));
         }
         serde_yaml::from_str(&text).map_err(|e| {
             let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();

@@ -153,14 +153,7 @@ impl Engine {
 
     /// An engine not started yet.
     pub fn with_limits(command: EngineCommand, limits: Limits) -> Self {
-        Engine {
-            command,
-            limits,
-            running: None,
-            stderr: Arc::default(),
-            token: String::new(),
-            starts: 0,
-        }
+        Engine { command, limits, running: None, stderr: Arc::default(), token: String::new(), starts: 0 }
     }
 
     /// True if a process is running (it may have died without our noticing yet).
@@ -495,8 +488,7 @@ fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, limits: Limits) 
         let text = text.trim_end_matches('\r');
         let shown = text.char_indices().nth(limits.max_text_chars).map_or(text.len(), |(at, _)| at);
         let cut = text.len() - shown + dropped;
-        let kept =
-            if cut == 0 { text.to_string() } else { format!("{}… [cut: {cut} more bytes]", &text[..shown]) };
+        let kept = if cut == 0 { text.to_string() } else { format!("{}… [cut: {cut} more bytes]", &text[..shown]) };
         if let Ok(mut t) = tail.lock() {
             t.push(kept, limits.stderr_lines);
         }

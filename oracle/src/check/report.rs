@@ -132,9 +132,9 @@ mod git {
         };
         let dirty = match read_small(&repo.git_dir.join("index")).and_then(|i| index_entries(&i)) {
             Some(index) => files.iter().any(|f| {
-                let relative = std::fs::canonicalize(f).ok().and_then(|abs| {
-                    abs.strip_prefix(&repo.work_tree).ok().map(|r| r.to_string_lossy().into_owned())
-                });
+                let relative = std::fs::canonicalize(f)
+                    .ok()
+                    .and_then(|abs| abs.strip_prefix(&repo.work_tree).ok().map(|r| r.to_string_lossy().into_owned()));
                 let content = crate::scenario::read_source(f).ok();
                 match (relative.and_then(|r| index.get(&r).cloned()), content) {
                     (Some(id), Some(content)) => blob_id(content.as_bytes()) != id,
@@ -249,8 +249,12 @@ fn write_atomic_checked(path: &Path, contents: &[u8], before_naming: &dyn Fn()) 
     #[cfg(target_os = "linux")]
     {
         use rustix::fs::{AtFlags, CWD, Mode, OFlags};
-        let unnamed =
-            rustix::fs::openat(CWD, dir, OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC, Mode::from_raw_mode(0o600));
+        let unnamed = rustix::fs::openat(
+            CWD,
+            dir,
+            OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        );
         if let Ok(fd) = unnamed {
             let mut file = std::fs::File::from(fd);
             fill(&mut file)?;
@@ -568,7 +572,10 @@ fn md(text: &str) -> String {
 fn md_link(id: &str) -> String {
     let mut target = String::with_capacity(id.len());
     for c in id.chars() {
-        if c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '-' | '_' | '~' | ',' | '+' | '=' | ':' | '@') || (!c.is_ascii() && !is_unsafe_char(c)) {
+        if c.is_ascii_alphanumeric()
+            || matches!(c, '/' | '.' | '-' | '_' | '~' | ',' | '+' | '=' | ':' | '@')
+            || (!c.is_ascii() && !is_unsafe_char(c))
+        {
             target.push(c);
         } else {
             let mut buf = [0u8; 4];

@@ -157,7 +157,7 @@ pub fn too_deep(source: &str, max: usize) -> Option<(usize, usize)> {
                     '-' | '?' | ':' if at_start && (next == ' ' || next == '\t') => block += 1,
                     ' ' | '\t' => {}
                     _ => at_start = false,
-                }
+                },
             }
             if flow + block > max {
                 return Some((n + 1, col + 1));
