@@ -98,6 +98,10 @@ impl std::fmt::Display for Failure {
 
 struct Running {
     child: Child,
+    /// The engine's stderr pipe, to see whether the reader has caught up with it.
+    stderr_watch: Option<std::os::fd::OwnedFd>,
+    /// True while the stderr reader holds bytes it read and hasn't kept yet.
+    stderr_busy: Arc<std::sync::atomic::AtomicBool>,
     to_engine: Option<std::sync::mpsc::Sender<String>>,
     from_engine: Receiver<Result<String, String>>,
 }
@@ -198,8 +202,12 @@ impl Engine {
         std::thread::spawn(move || read_lines(stdout, lines_out, max_line));
         let tail = self.stderr.clone();
         let limits = self.limits;
-        std::thread::spawn(move || read_stderr(stderr, &tail, limits));
-        self.running = Some(Running { child, to_engine: Some(to_engine), from_engine });
+        let stderr = std::os::fd::OwnedFd::from(stderr);
+        let stderr_watch = stderr.try_clone().ok();
+        let stderr_busy = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let busy = stderr_busy.clone();
+        std::thread::spawn(move || read_stderr(std::fs::File::from(stderr), &tail, &busy, limits));
+        self.running = Some(Running { child, stderr_watch, stderr_busy, to_engine: Some(to_engine), from_engine });
         Ok(())
     }
 
@@ -239,8 +247,8 @@ impl Engine {
     }
 
     /// What the engine wrote after its last answer and before the oracle's next message, waiting
-    /// up to `grace` for it: a non-empty line (cut to the text limit) or why its output broke.
-    /// When there is some, the engine is killed, so the next scenario starts with a fresh one; an
+    /// up to `grace` for it: a non-empty line (cut short) or why its output broke. The caller
+    /// kills the engine when there is some, so the next scenario starts with a fresh one; an
     /// engine that closed its output is let go quietly (the next scenario starts a fresh one).
     pub fn late_output(&mut self, grace: Duration) -> Option<String> {
         let running = self.running.as_mut()?;
@@ -264,7 +272,6 @@ impl Engine {
                 Err(false) => return None,
             }
         };
-        self.kill();
         got
     }
 
@@ -285,9 +292,29 @@ impl Engine {
         Failure::Crashed(status.unwrap_or_else(|| "it is not running".into()))
     }
 
-    /// A mark in the engine's stderr: [`Engine::stderr_since`] it shows only later lines.
+    /// A mark in the engine's stderr: [`Engine::stderr_since`] it shows only later lines. What
+    /// the engine wrote before is read first (up to 50 ms), so it isn't counted after the mark.
     pub fn stderr_mark(&self) -> u64 {
+        self.settle_stderr();
         self.stderr.lock().map(|t| t.total).unwrap_or(0)
+    }
+
+    /// Waits (up to 50 ms) until the stderr reader has kept everything in the pipe.
+    fn settle_stderr(&self) {
+        let Some(r) = &self.running else { return };
+        let Some(fd) = &r.stderr_watch else { return };
+        let idle = || !r.stderr_busy.load(Ordering::Acquire) && rustix::io::ioctl_fionread(fd).is_ok_and(|n| n == 0);
+        let until = Instant::now() + Duration::from_millis(50);
+        while Instant::now() < until {
+            if idle() {
+                // Twice, a moment apart: the reader may have just taken bytes from the pipe.
+                std::thread::sleep(Duration::from_micros(200));
+                if idle() {
+                    return;
+                }
+            }
+            std::thread::sleep(Duration::from_micros(500));
+        }
     }
 
     /// The last lines the engine wrote to stderr.
@@ -479,7 +506,7 @@ fn read_lines(stdout: impl Read, out: SyncSender<Result<String, String>>, max_li
 
 /// Reads the engine's stderr to its end as bytes, keeping the last lines, each cut to the text
 /// limit (invalid UTF-8 shown as U+FFFD); what is past the limit is read and dropped.
-fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, limits: Limits) {
+fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, busy: &std::sync::atomic::AtomicBool, limits: Limits) {
     let keep_bytes = limits.max_text_chars.saturating_mul(4).max(1);
     let mut line: Vec<u8> = Vec::new();
     let mut dropped = 0usize;
@@ -497,7 +524,10 @@ fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, limits: Limits) 
     loop {
         let n = match stderr.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => n,
+            Ok(n) => {
+                busy.store(true, Ordering::Release);
+                n
+            }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
@@ -515,6 +545,7 @@ fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, limits: Limits) 
                 dropped = 0;
             }
         }
+        busy.store(false, Ordering::Release);
     }
     if !line.is_empty() || dropped > 0 {
         push(&line, dropped);

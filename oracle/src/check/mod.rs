@@ -223,41 +223,51 @@ pub fn check(
     let files: Vec<&PathBuf> =
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
     let mut session = Session::new(opts);
-    let mut scenarios = Vec::new();
-    // Each result is reported once the engine's output after it has been looked at: what an
-    // engine writes after its answer is that scenario's fault, not the next one's.
-    let mut pending: Option<(ScenarioResult, Option<u64>)> = None;
-    let mut report = |pending: Option<(ScenarioResult, Option<u64>)>, late: Option<String>, session: &Session| {
-        if let Some((mut r, mark)) = pending {
-            if let (Some(why), Some(mark)) = (late, mark) {
-                r.status = Status::Error;
-                r.message = format!("{why}; the engine was restarted");
-                r.verdict.clear();
-                r.stderr_tail = session.engine.stderr_since(mark);
-            }
+    let mut scenarios: Vec<ScenarioResult> = Vec::new();
+    // What an engine writes after its answer is that scenario's fault, not the next one's: it is
+    // looked for just before the engine's next message (and after its last answer), and charged
+    // to the last scenario that talked to the engine. So a result is reported once a later
+    // scenario has talked to the engine (or the run is over).
+    let mut reported = 0;
+    let mut last_talker: Option<usize> = None;
+    let blame = |scenarios: &mut Vec<ScenarioResult>, talker: Option<usize>, late: Option<(String, Vec<String>)>| {
+        if let (Some(i), Some((why, tail))) = (talker, late) {
+            let r = &mut scenarios[i];
+            r.status = Status::Error;
+            r.message = format!("{why}; the engine was restarted");
+            r.verdict.clear();
+            r.stderr_tail = tail;
             r.gate = opts.baseline.gate(&r.id, r.status);
-            progress(scenarios.len(), files.len(), &r);
-            scenarios.push(r);
         }
     };
     for file in &files {
         let id = file.display().to_string();
         let t = Instant::now();
-        let late = session.engine.late_output(Duration::ZERO);
-        report(pending.take(), late, &session);
-        session.last_sent = None;
         let mut r = match load_file(file, pool) {
             Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
             Ok(loaded) => session.run(loaded),
         };
+        blame(&mut scenarios, last_talker, session.late.take());
         if r.time_ms == 0.0 {
             r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
         }
-        pending = Some((r, session.last_sent));
+        r.gate = opts.baseline.gate(&r.id, r.status);
+        if session.talked.take().is_some() {
+            last_talker = Some(scenarios.len());
+            for r in &scenarios[reported..] {
+                progress(reported, files.len(), r);
+                reported += 1;
+            }
+        }
+        scenarios.push(r);
     }
     // The last answer: a moment for whatever the engine writes after it.
-    let late = session.engine.late_output(LATE_OUTPUT_GRACE);
-    report(pending.take(), late, &session);
+    session.drain_late(LATE_OUTPUT_GRACE);
+    blame(&mut scenarios, last_talker, session.late.take());
+    for r in &scenarios[reported..] {
+        progress(reported, files.len(), r);
+        reported += 1;
+    }
     session.engine.stop(to_line(&ToEngine::Stop));
     let ran: std::collections::BTreeSet<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
     let stale = opts
@@ -277,6 +287,17 @@ pub fn check(
         scenarios,
         stale_baseline: stale,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// The seq an engine's line answers, if it is an answer that names one.
+fn answered_seq(line: &str) -> Option<u64> {
+    match parse_from_engine(line).ok()? {
+        FromEngine::Result { seq, .. } | FromEngine::Unsupported { seq, .. } | FromEngine::NoSuchChoice { seq, .. } => {
+            Some(seq)
+        }
+        FromEngine::Error { seq, .. } => seq,
+        FromEngine::Hello { .. } => None,
     }
 }
 
@@ -320,8 +341,15 @@ struct Session<'a> {
     failed_starts: usize,
     last_start_error: String,
     seq: u64,
-    /// The stderr mark of the scenario last sent to the engine, if the current one was.
+    /// The stderr mark of the scenario last sent to the engine.
     last_sent: Option<u64>,
+    /// The seq of the scenario last sent to the engine, and which start of the engine got it.
+    last_seq: Option<(u64, usize)>,
+    /// Set when the current scenario was sent to the engine.
+    talked: Option<()>,
+    /// Output the engine wrote after an answer, with its stderr since that scenario was sent:
+    /// for the caller to charge to the scenario that answered.
+    late: Option<(String, Vec<String>)>,
     opts: &'a CheckOptions,
 }
 
@@ -396,6 +424,9 @@ impl<'a> Session<'a> {
             last_start_error: String::new(),
             seq: 0,
             last_sent: None,
+            last_seq: None,
+            talked: None,
+            late: None,
             opts,
         }
     }
@@ -421,29 +452,56 @@ impl<'a> Session<'a> {
         if let Some(why) = self.unsupported_by_hello(&loaded) {
             return mk(Status::Unsupported, why);
         }
-        self.seq += 1;
-        let seq = self.seq;
         let mode = effective_mode(&loaded, self.opts.mode);
-        let message = ToEngine::Run { seq, id: id.clone(), mode, scenario: scenario_message(&loaded, mode) };
-        let line = to_line(&message);
-        if self.opts.validate
-            && let Err(e) = validate_to_engine(&line)
-        {
-            return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
-        }
-        // Output left over from an earlier scenario (when nobody could be blamed for it) is dropped
-        // with that engine: this scenario starts clean.
-        if self.engine.late_output(Duration::ZERO).is_some()
-            && let Err(failure) = self.ensure_started()
-        {
-            let mut r = mk(Status::Error, failure);
-            r.stderr_tail = self.engine.stderr_tail();
-            return r;
-        }
-        let mark = self.engine.stderr_mark();
-        self.last_sent = Some(mark);
-        let sent = Instant::now();
-        let answer = self.ask(line);
+        // Sent again, once, to a fresh engine if the first answer turns out to be the previous
+        // scenario's (a second answer it wrote late).
+        let mut retried = false;
+        let (seq, mark, sent, answer) = loop {
+            self.seq += 1;
+            let seq = self.seq;
+            let message = ToEngine::Run { seq, id: id.clone(), mode, scenario: scenario_message(&loaded, mode) };
+            let line = to_line(&message);
+            if self.opts.validate
+                && let Err(e) = validate_to_engine(&line)
+            {
+                return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
+            }
+            // Output the engine wrote after its last answer belongs to that scenario: kept for the
+            // caller, and this scenario starts clean with a fresh engine.
+            if self.drain_late(Duration::ZERO)
+                && let Err(failure) = self.ensure_started()
+            {
+                let mut r = mk(Status::Error, failure);
+                r.stderr_tail = self.engine.stderr_tail();
+                return r;
+            }
+            let previous = (self.last_seq, self.last_sent);
+            let mark = self.engine.stderr_mark();
+            (self.last_seq, self.last_sent) = (Some((seq, self.engine.starts)), Some(mark));
+            self.talked = Some(());
+            let sent = Instant::now();
+            let answer = self.ask(line);
+            // An answer to the previous scenario, from the same engine process.
+            let stale = answer
+                .as_ref()
+                .ok()
+                .and_then(|l| answered_seq(l))
+                .is_some_and(|s| previous.0 == Some((s, self.engine.starts)));
+            if !stale || retried || previous.1.is_none() {
+                break (seq, mark, sent, answer);
+            }
+            retried = true;
+            let late = answer.unwrap_or_default();
+            let why = format!("it wrote after its answer: {}", cut_text(&late, 200));
+            let tail = self.engine.stderr_since(previous.1.unwrap_or(0));
+            self.engine.kill();
+            self.late = Some((why, tail));
+            if let Err(failure) = self.ensure_started() {
+                let mut r = mk(Status::Error, failure);
+                r.stderr_tail = self.engine.stderr_tail();
+                return r;
+            }
+        };
         let mut r = match answer {
             Err(Failure::Timeout(d)) => {
                 mk(Status::Timeout, format!("no answer within {:.1} s; the engine was killed", d.as_secs_f64()))
@@ -459,6 +517,17 @@ impl<'a> Session<'a> {
             self.engine.kill();
         }
         r
+    }
+
+    /// Looks for output the engine wrote after its last answer (waiting up to `grace`); if there
+    /// is some, keeps it with the stderr written since that scenario was sent, kills the engine
+    /// and returns true.
+    fn drain_late(&mut self, grace: Duration) -> bool {
+        let Some(why) = self.engine.late_output(grace) else { return false };
+        let tail = self.engine.stderr_since(self.last_sent.unwrap_or(0));
+        self.engine.kill();
+        self.late = Some((cut_text(&why, self.opts.limits.max_text_chars), tail));
+        true
     }
 
     fn ask(&mut self, line: String) -> Result<String, Failure> {

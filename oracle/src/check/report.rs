@@ -586,3 +586,26 @@ fn md_link(id: &str) -> String {
     }
     format!("[{}]({target})", md(&short(id)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Until the contents are whole and synced, the folder holds no file of the report's: a write
+    /// killed part-way leaves nothing behind (on Linux, where the file is unnamed until then).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_report_has_no_name_in_the_folder_until_it_is_whole() {
+        let dir = std::env::temp_dir().join(format!("mtg-oracle-unnamed-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("report.json");
+        let listing = || std::fs::read_dir(&dir).unwrap().count();
+        let seen = std::cell::Cell::new(usize::MAX);
+        write_atomic_checked(&target, b"whole\n", &|| seen.set(listing())).unwrap();
+        assert_eq!(seen.get(), 0, "a file was named before the report was whole");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "whole\n");
+        assert_eq!(listing(), 1, "only the report is left");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
