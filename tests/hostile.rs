@@ -75,7 +75,7 @@ fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'st
 fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .ok()
-        .and_then(|s| s.rsplit_once(')').map(|(_, rest)| rest.trim_start().chars().next() != Some('Z')))
+        .and_then(|s| s.rsplit_once(')').map(|(_, rest)| !rest.trim_start().starts_with('Z')))
         .unwrap_or(false)
 }
 
@@ -220,11 +220,10 @@ fn reports_refuse_links_and_special_files_and_ignore_planted_temporary_names() {
     assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let e = within(Duration::from_secs(10), move || report::write_atomic(&fifo, "x").map_err(|e| e.to_string()));
     assert!(e.is_err_and(|e| e.contains("special file")));
-    // The names the old writer used for its temporary file, planted as links to the victim.
+    // The name the old writer used for its temporary file, planted as a link to the victim.
     let target = dir.join("report.json");
-    for pid in [std::process::id()] {
-        std::os::unix::fs::symlink(&victim, dir.join(format!(".report.json.tmp-{pid}"))).unwrap();
-    }
+    let pid = std::process::id();
+    std::os::unix::fs::symlink(&victim, dir.join(format!(".report.json.tmp-{pid}"))).unwrap();
     report::write_atomic(&target, "report\n").unwrap();
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n", "the victim is untouched");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "report\n");

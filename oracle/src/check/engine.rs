@@ -253,7 +253,7 @@ impl Engine {
     pub fn late_output(&mut self, grace: Duration) -> Option<String> {
         let running = self.running.as_mut()?;
         let until = Instant::now() + grace;
-        let got = loop {
+        loop {
             let wait = until.saturating_duration_since(Instant::now());
             let next = if wait.is_zero() {
                 running.from_engine.try_recv().map_err(|e| e == TryRecvError::Disconnected)
@@ -262,8 +262,8 @@ impl Engine {
             };
             match next {
                 Ok(Ok(line)) if line.trim().is_empty() => continue,
-                Ok(Ok(line)) => break Some(format!("it wrote after its answer: {}", cut_text(&line, 200))),
-                Ok(Err(why)) => break Some(format!("after its answer, {why}")),
+                Ok(Ok(line)) => return Some(format!("it wrote after its answer: {}", cut_text(&line, 200))),
+                Ok(Err(why)) => return Some(format!("after its answer, {why}")),
                 // Closed: nothing more will come.
                 Err(true) => {
                     self.kill();
@@ -271,8 +271,7 @@ impl Engine {
                 }
                 Err(false) => return None,
             }
-        };
-        got
+        }
     }
 
     /// The engine closed its output: collect its exit status and forget it.
