@@ -183,26 +183,29 @@ fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) 
         files.into_iter().filter(|f| filter.is_none_or(|t| f.display().to_string().contains(t))).collect();
     let (mut passed, mut failed, mut invalid) = (0, 0, 0);
     let mut stdout = std::io::stdout().lock();
+    // File names are shown escaped: a newline or an escape sequence in one can't forge a line.
+    let safe = mtg_oracle::check::report::terminal_safe;
     for file in &files {
         match run_file(file, pool) {
             RunResult::Pass { loaded, exploration } => {
                 passed += 1;
                 if verbose {
-                    let _ = writeln!(stdout, "PASS {} ({} legal outcomes)", loaded.id, exploration.outcomes.len());
+                    let _ =
+                        writeln!(stdout, "PASS {} ({} legal outcomes)", safe(&loaded.id), exploration.outcomes.len());
                 } else {
-                    let _ = writeln!(stdout, "PASS {}", loaded.id);
+                    let _ = writeln!(stdout, "PASS {}", safe(&loaded.id));
                 }
             }
             RunResult::Fail { loaded, failures } => {
                 failed += 1;
-                let _ = writeln!(stdout, "FAIL {}", loaded.id);
+                let _ = writeln!(stdout, "FAIL {}", safe(&loaded.id));
                 for f in failures {
-                    let _ = writeln!(stdout, "  {f}");
+                    let _ = writeln!(stdout, "  {}", safe(&f.to_string()));
                 }
             }
             RunResult::Invalid(e) => {
                 invalid += 1;
-                let _ = writeln!(stdout, "ERROR {e}");
+                let _ = writeln!(stdout, "ERROR {}", safe(&e.to_string()));
             }
         }
     }

@@ -548,13 +548,13 @@ fn short(id: &str) -> String {
     Path::new(id).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| id.to_string())
 }
 
-/// Text for a Markdown table cell or list item: `|` (a cell break), markup characters and HTML
+/// Text for a Markdown table cell or list item: `|` (a cell break), link and code markup and HTML
 /// escaped, newlines as spaces, control characters shown escaped.
 fn md(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in terminal_safe(&text.replace(['\n', '\r'], " ")).chars() {
         match c {
-            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '#' => {
+            '|' | '\\' | '`' | '[' | ']' => {
                 out.push('\\');
                 out.push(c);
             }
