@@ -252,7 +252,7 @@ pub fn check(
             r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
         }
         r.gate = opts.baseline.gate(&r.id, r.status);
-        if session.talked.take().is_some() {
+        if std::mem::take(&mut session.talked) {
             last_talker = Some(scenarios.len());
             for r in &scenarios[reported..] {
                 progress(reported, files.len(), r);
@@ -345,8 +345,8 @@ struct Session<'a> {
     last_sent: Option<u64>,
     /// The seq of the scenario last sent to the engine, and which start of the engine got it.
     last_seq: Option<(u64, usize)>,
-    /// Set when the current scenario was sent to the engine.
-    talked: Option<()>,
+    /// True once the current scenario was sent to the engine.
+    talked: bool,
     /// Output the engine wrote after an answer, with its stderr since that scenario was sent:
     /// for the caller to charge to the scenario that answered.
     late: Option<(String, Vec<String>)>,
@@ -425,7 +425,7 @@ impl<'a> Session<'a> {
             seq: 0,
             last_sent: None,
             last_seq: None,
-            talked: None,
+            talked: false,
             late: None,
             opts,
         }
@@ -478,7 +478,7 @@ impl<'a> Session<'a> {
             let previous = (self.last_seq, self.last_sent);
             let mark = self.engine.stderr_mark();
             (self.last_seq, self.last_sent) = (Some((seq, self.engine.starts)), Some(mark));
-            self.talked = Some(());
+            self.talked = true;
             let sent = Instant::now();
             let answer = self.ask(line);
             // An answer to the previous scenario, from the same engine process.
