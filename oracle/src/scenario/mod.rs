@@ -86,10 +86,11 @@ fn locate_error(file: &str, source: &str, path: &str, message: String) -> LoadEr
 /// thousand times a real scenario. A larger file is an error, not read.
 pub const MAX_FILE_BYTES: u64 = 4 << 20;
 
-/// The deepest nesting of YAML collections accepted in a scenario or baseline file: 64 levels
-/// (a real scenario needs under ten). Checked by a cheap scan before the YAML parser, which
-/// slows down badly on deeply nested input.
-pub const MAX_YAML_DEPTH: usize = 64;
+/// The deepest nesting of YAML collections accepted in a scenario or baseline file: 128 levels,
+/// the YAML parser's own recursion limit. Checked by a linear scan before the parser, which slows
+/// down badly on deeply nested input; the scan counts no more levels than the parser would, so it
+/// refuses only files the parser would refuse too, only sooner.
+pub const MAX_YAML_DEPTH: usize = 128;
 
 /// Reads an input file as text: only a regular file (a FIFO would block, a device never end), of
 /// at most [`MAX_FILE_BYTES`], in UTF-8; a leading byte-order mark is dropped. A folder that can't
@@ -183,7 +184,7 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
             file: id.to_string(),
             line,
             column,
-            message: format!("nested more than {MAX_YAML_DEPTH} levels deep; not parsed"),
+            message: format!("recursion limit exceeded: nested more than {MAX_YAML_DEPTH} levels deep; not parsed"),
         });
     }
     let located = |e: serde_yaml::Error| {
