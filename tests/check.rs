@@ -29,6 +29,7 @@ fn opts(engine: EngineCommand, timeout_ms: u64) -> CheckOptions {
         validate: false,
         partition: None,
         baseline: Baseline::default(),
+        limits: mtg_oracle::check::engine::Limits::default(),
     }
 }
 
@@ -273,6 +274,7 @@ fn generated_scenarios_through_the_reference_engine_and_a_mutant() {
         validate: true,
         partition: None,
         baseline: Baseline::default(),
+        limits: mtg_oracle::check::engine::Limits::default(),
     };
     let mut checker = Checker::new(&opts);
     let (mut passed, mut caught) = (0, 0);
@@ -315,6 +317,7 @@ fn random_reference_runs_of_every_bundled_scenario_are_judged_legal() {
         validate: true,
         partition: None,
         baseline: Baseline::default(),
+        limits: mtg_oracle::check::engine::Limits::default(),
     };
     let mut checker = Checker::new(&opts);
     let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/");

@@ -651,7 +651,7 @@ fn deeply_nested_structure() {
     // 10 000 nested flow sequences as the rules list (line 2): the outer `[` at column 8 is the
     // list, the second `[` (column 9) is rules[0], which should be a string.
     let deep = format!("{}\"x\"{}", "[".repeat(10_000), "]".repeat(10_000));
-    // The YAML check runs first and stops at its recursion limit, inside the brackets on line 2.
+    // The depth pre-scan runs first and stops at the recursion limit, inside the brackets on line 2.
     let e = load_err(&splinter_line(2, &format!("rules: {deep}")));
     assert_eq!(e.line, 2, "{e}");
     assert!(e.message.contains("recursion limit exceeded"), "{e}");
@@ -665,11 +665,13 @@ fn deeply_nested_structure() {
     // The YAML check's recursion limit (128 levels) stops it inside the nesting, 127 levels down.
     let e = load_err(&splinter_line(3, &format!("source: {{kind: cr-example, reference: r}}\n{}", block.trim_end())));
     assert!(e.line > 5 && e.message.contains("recursion limit exceeded"), "{e}");
-    // 5 000 nested `not:` filters, where nesting is allowed: serde_norway's recursion limit
-    // (128 levels, 5 of them above the filter) stops at the 123rd `{`, at column 22 + 6 × 122.
+    // 5 000 nested `not:` filters, where nesting is allowed: the depth pre-scan, which counts the
+    // flow levels on the line (no more than the parser's 128-level recursion limit would), stops
+    // it before the parser runs, at the `{` that opens the 129th level: the 128th `{not: `, column
+    // 22 + 6 × 127.
     let deep = format!("{}{{}}{}", "{not: ".repeat(5000), "}".repeat(5000));
     let e = load_err(&splinter_with_inline_filter(&deep));
-    assert_located(&e, 9, 22 + 6 * 122, &["recursion limit exceeded"]);
+    assert_located(&e, 9, 22 + 6 * 127, &["recursion limit exceeded", "nested more than 128 levels deep"]);
     // 100 levels are fine, and a later error (line 23, the step's `card: splintr` at column 33)
     // is still located through them.
     let deep = format!("{}{{}}{}", "{not: ".repeat(100), "}".repeat(100));

@@ -79,6 +79,7 @@ fn bench(c: &mut Criterion) {
         validate: false,
         partition: None,
         baseline: Baseline::default(),
+        limits: mtg_oracle::check::engine::Limits::default(),
     };
     group.bench_function("check_corpus", |b| {
         b.iter(|| {

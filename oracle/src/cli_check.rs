@@ -8,7 +8,7 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use mtg_oracle::cards::CardPool;
 use mtg_oracle::check::baseline::Baseline;
-use mtg_oracle::check::engine::EngineCommand;
+use mtg_oracle::check::engine::{EngineCommand, Limits};
 use mtg_oracle::check::mutation::{mutation_run, table};
 use mtg_oracle::check::{CheckOptions, check as run_check, parse_partition, report};
 use mtg_oracle::mutants::Mutant;
@@ -46,6 +46,25 @@ impl From<PolicyArg> for Policy {
     }
 }
 
+/// The longest time limit accepted, in seconds (a year): any longer is no limit in practice, and
+/// a much longer one can't be held as a deadline.
+const MAX_TIMEOUT_SECONDS: f64 = 365.0 * 86_400.0;
+
+/// A time limit in seconds: a positive, finite number no larger than [`MAX_TIMEOUT_SECONDS`].
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let bad = || format!("expected a positive number of seconds, at most {MAX_TIMEOUT_SECONDS}");
+    let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT_SECONDS { Ok(seconds) } else { Err(bad()) }
+}
+
+/// A size limit: a whole number, at least 1.
+fn parse_limit(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("expected a whole number, at least 1".into()),
+    }
+}
+
 fn parse_mutant(name: &str) -> Result<Mutant, String> {
     Mutant::from_name(name)
         .ok_or_else(|| format!("unknown mutant `{name}`; mutants: {}", Mutant::ALL.map(|m| m.name()).join(", ")))
@@ -65,8 +84,15 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = ModeArg::Scripted)]
     mode: ModeArg,
     /// Per-scenario time limit in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     timeout: f64,
+    /// The longest line accepted from the engine, in bytes (longer: ERROR for that scenario).
+    #[arg(long, default_value_t = Limits::default().max_line_bytes, value_parser = parse_limit)]
+    max_line_bytes: usize,
+    /// The most characters kept of any text the engine provides (messages, reasons, links, stderr
+    /// lines); the rest is cut, with a note.
+    #[arg(long, default_value_t = Limits::default().max_text_chars, value_parser = parse_limit)]
+    max_text_chars: usize,
     /// Expected-failure baseline (YAML: scenario id → status, reason, link).
     #[arg(long)]
     baseline: Option<PathBuf>,
@@ -151,9 +177,6 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         },
         None => Baseline::default(),
     };
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        return fail(format!("--timeout must be a positive number of seconds, not {}", args.timeout));
-    }
     let engine = match &args.engine {
         Some(cmd) => EngineCommand::shell(cmd),
         None => {
@@ -175,12 +198,17 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         validate: args.validate,
         partition,
         baseline: baseline.clone(),
+        limits: Limits {
+            max_line_bytes: args.max_line_bytes,
+            max_text_chars: args.max_text_chars,
+            ..Limits::default()
+        },
     };
     let progress = show_progress(args.quiet);
     let mut stdout = std::io::stdout().lock();
     let mut run = run_check(&files, pool, &opts, |i, n, r| {
         if progress {
-            eprint!("\r\x1b[K[{}/{n}] {}", i + 1, r.id);
+            eprint!("\r\x1b[K[{}/{n}] {}", i + 1, report::terminal_safe(&r.id));
         }
         if r.status != mtg_oracle::check::Status::Pass || !progress {
             if progress {
@@ -267,7 +295,7 @@ pub struct MutantsArgs {
     #[arg(default_value = "scenarios")]
     paths: Vec<PathBuf>,
     /// Per-scenario time limit in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
     timeout: f64,
     /// The seed of the reference engine's shuffles.
     #[arg(long, default_value_t = 0)]
@@ -282,9 +310,11 @@ pub struct MutantsArgs {
 
 /// Runs `mtg-oracle mutants`.
 pub fn mutants(args: MutantsArgs, pool: &CardPool) -> ExitCode {
+    // Written with write!, not println!, so a closed pipe (`mutants … | head`) ends quietly.
+    let mut out = std::io::stdout().lock();
     if args.list {
         for m in Mutant::ALL {
-            println!("{:32} {:8} {}", m.name(), m.clause(), m.description());
+            let _ = writeln!(out, "{:32} {:8} {}", m.name(), m.clause(), m.description());
         }
         return ExitCode::SUCCESS;
     }
@@ -317,15 +347,20 @@ pub fn mutants(args: MutantsArgs, pool: &CardPool) -> ExitCode {
     if progress {
         eprint!("\r\x1b[K");
     }
-    println!("{} scenarios, {} mutants, seed {}\n", files.len(), run.mutants.len(), args.seed);
-    print!("{}", table(&run, args.show));
+    let _ = writeln!(out, "{} scenarios, {} mutants, seed {}\n", files.len(), run.mutants.len(), args.seed);
+    let _ = write!(out, "{}", table(&run, args.show));
     for (policy, id, status, message) in &run.reference_failures {
-        println!("reference engine ({} choices): {status} {id}: {message}", policy.name());
+        let (id, message) = (report::terminal_safe(id), report::terminal_safe(message));
+        let _ = writeln!(out, "reference engine ({} choices): {status} {id}: {message}", policy.name());
     }
     let survivors = run.survivors();
     let caught = run.mutants.len() - survivors.len();
     let own = run.mutants.iter().filter(|m| m.caught_with_own_clause()).count();
-    println!("\n{caught} caught, {} survived; {own} caught with their own clause named first", survivors.len());
+    let _ = writeln!(
+        out,
+        "\n{caught} caught, {} survived; {own} caught with their own clause named first",
+        survivors.len()
+    );
     if !run.reference_failures.is_empty() {
         ExitCode::from(2)
     } else if !survivors.is_empty() {

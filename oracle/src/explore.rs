@@ -17,6 +17,29 @@ use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 /// Default cap on simulator runs.
 pub const DEFAULT_RUN_LIMIT: usize = 200_000;
 
+/// Cap on the memory the distinct outcomes of one enumeration may take, in bytes (estimated from
+/// their card ids): 256 MiB. Outcomes grow with the library, so a search through thousands of
+/// cards reaches it long before the run cap; the scenario is then too large to enumerate
+/// ([`SimError::TooLarge`]) instead of taking the process down.
+pub const DEFAULT_OUTCOME_BYTES: usize = 256 << 20;
+
+/// Cap on the decision options the enumerator keeps cached (a cache: past it, it starts over).
+const CACHED_OPTIONS_LIMIT: usize = 1 << 20;
+
+/// Roughly how many bytes `o` holds, counting its card ids and events (twice: the enumeration
+/// keeps each distinct outcome as a key and in its value).
+fn outcome_bytes(o: &LegalOutcome) -> usize {
+    let strings = |m: &BTreeMap<String, Vec<String>>| -> usize {
+        m.iter().map(|(k, v)| 48 + k.len() + v.iter().map(|s| 24 + s.len()).sum::<usize>()).sum()
+    };
+    let outcome = &o.outcome;
+    let one = strings(&outcome.zones)
+        + strings(&outcome.known)
+        + 48 * (outcome.life.len() + outcome.counters.len())
+        + 2 * std::mem::size_of::<crate::outcome::LoggedEvent>() * outcome.events.len();
+    2 * one + o.fixed.len() * 96
+}
+
 /// The legal outcomes of a scenario.
 #[derive(Debug, Clone, Default)]
 pub struct Exploration {
@@ -34,6 +57,8 @@ struct Walk {
     /// Options at each decision, by the answers taken before it: every run that shares a prefix
     /// meets the same decision, so its options are listed once.
     cache: HashMap<Vec<usize>, Rc<Vec<Choice>>>,
+    /// How many options the cache holds.
+    cached: usize,
 }
 
 /// Every legal answer to a decision, in a fixed order.
@@ -152,6 +177,7 @@ impl Decider for Walk {
             Some(o) => o.clone(),
             None => {
                 let o = Rc::new(options(game, decision, self.option_limit)?);
+                self.cached += o.len();
                 self.cache.insert(path, o.clone());
                 o
             }
@@ -170,17 +196,27 @@ impl Decider for Walk {
 }
 
 /// Enumerates the legal outcomes of `setup`, with its scripted decisions fixed. Stops with
-/// [`SimError::TooLarge`] after `run_limit` runs.
+/// [`SimError::TooLarge`] after `run_limit` runs, or when the outcomes outgrow
+/// [`DEFAULT_OUTCOME_BYTES`].
 pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError> {
+    explore_bounded(setup, run_limit, DEFAULT_OUTCOME_BYTES)
+}
+
+/// [`explore`], stopping with [`SimError::TooLarge`] when the distinct outcomes take more than
+/// about `max_bytes`.
+pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Result<Exploration, SimError> {
     let mut result = Exploration::default();
+    let mut bytes = 0usize;
     let mut prefix: Vec<usize> = Vec::new();
     let mut cache = HashMap::new();
+    let mut cached = 0;
     loop {
         let walk = Walk {
             prefix: prefix.clone(),
             trace: Vec::new(),
             option_limit: run_limit,
             cache: std::mem::take(&mut cache),
+            cached,
         };
         let mut decider = Scripted::new(&setup.script, walk);
         let mut sim = Sim::new(setup.game.clone(), &mut decider);
@@ -189,12 +225,26 @@ pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError>
         drop(sim);
         ran.map_err(|e| blame_script(e, decider.last))?;
         result.runs += 1;
-        result.outcomes.entry(outcome.outcome.clone()).or_insert(outcome);
+        if !result.outcomes.contains_key(&outcome.outcome) {
+            bytes += outcome_bytes(&outcome);
+            if bytes > max_bytes {
+                return Err(SimError::TooLarge(format!(
+                    "its outcomes take more than {} MiB ({} distinct so far)",
+                    max_bytes >> 20,
+                    result.outcomes.len()
+                )));
+            }
+            result.outcomes.insert(outcome.outcome.clone(), outcome);
+        }
         if result.runs >= run_limit {
             return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));
         }
-        let Walk { trace, cache: kept, .. } = decider.inner;
-        cache = kept;
+        let Walk { trace, cache: kept, cached: kept_count, .. } = decider.inner;
+        (cache, cached) = (kept, kept_count);
+        if cached > CACHED_OPTIONS_LIMIT {
+            cache.clear();
+            cached = 0;
+        }
         match trace.iter().rposition(|&(idx, count)| idx + 1 < count) {
             Some(i) => {
                 prefix = trace[..i].iter().map(|t| t.0).collect();

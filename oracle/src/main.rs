@@ -164,7 +164,8 @@ fn main() -> ExitCode {
                 SchemaKind::Cards => schemars::schema_for!(Vec<mtg_oracle::cards::def::CardDef>),
                 SchemaKind::Protocol => mtg_oracle::protocol::schema(),
             };
-            println!("{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
+            // write!, not println!: `schema | head -c1` must end quietly, not panic.
+            let _ = writeln!(std::io::stdout().lock(), "{}", serde_json::to_string_pretty(&schema).unwrap_or_default());
             ExitCode::SUCCESS
         }
     }
@@ -182,26 +183,29 @@ fn run(paths: &[PathBuf], filter: Option<&str>, verbose: bool, pool: &CardPool) 
         files.into_iter().filter(|f| filter.is_none_or(|t| f.display().to_string().contains(t))).collect();
     let (mut passed, mut failed, mut invalid) = (0, 0, 0);
     let mut stdout = std::io::stdout().lock();
+    // File names are shown escaped: a newline or an escape sequence in one can't forge a line.
+    let safe = mtg_oracle::check::report::terminal_safe;
     for file in &files {
         match run_file(file, pool) {
             RunResult::Pass { loaded, exploration } => {
                 passed += 1;
                 if verbose {
-                    let _ = writeln!(stdout, "PASS {} ({} legal outcomes)", loaded.id, exploration.outcomes.len());
+                    let _ =
+                        writeln!(stdout, "PASS {} ({} legal outcomes)", safe(&loaded.id), exploration.outcomes.len());
                 } else {
-                    let _ = writeln!(stdout, "PASS {}", loaded.id);
+                    let _ = writeln!(stdout, "PASS {}", safe(&loaded.id));
                 }
             }
             RunResult::Fail { loaded, failures } => {
                 failed += 1;
-                let _ = writeln!(stdout, "FAIL {}", loaded.id);
+                let _ = writeln!(stdout, "FAIL {}", safe(&loaded.id));
                 for f in failures {
-                    let _ = writeln!(stdout, "  {f}");
+                    let _ = writeln!(stdout, "  {}", safe(&f.to_string()));
                 }
             }
             RunResult::Invalid(e) => {
                 invalid += 1;
-                let _ = writeln!(stdout, "ERROR {e}");
+                let _ = writeln!(stdout, "ERROR {}", safe(&e.to_string()));
             }
         }
     }
@@ -260,8 +264,7 @@ fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let observed: Outcome = match std::fs::read_to_string(outcome)
-        .map_err(|e| e.to_string())
+    let observed: Outcome = match mtg_oracle::scenario::read_source(outcome)
         .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
     {
         Ok(o) => o,
@@ -270,15 +273,16 @@ fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut out = std::io::stdout().lock();
     match judge(&loaded.setup, &observed) {
         Verdict::Legal => {
-            println!("LEGAL");
+            let _ = writeln!(out, "LEGAL");
             ExitCode::SUCCESS
         }
         Verdict::Illegal(diffs) => {
-            println!("ILLEGAL");
+            let _ = writeln!(out, "ILLEGAL");
             for d in diffs {
-                println!("  {d}");
+                let _ = writeln!(out, "  {d}");
             }
             ExitCode::from(1)
         }
@@ -320,7 +324,7 @@ fn promote_cmd(artifact: &Path, target: Option<&str>, out: &Path) -> ExitCode {
         eprintln!("{}: {e}", path.display());
         return ExitCode::from(2);
     }
-    println!("{}", path.display());
+    let _ = writeln!(std::io::stdout().lock(), "{}", path.display());
     match &promoted.run_failure {
         None => eprintln!("{} legal outcome(s); `mtg-oracle run {}` passes", promoted.outcomes, path.display()),
         Some(f) => eprintln!("{} legal outcome(s); `mtg-oracle run` FAILS on it now: {f}", promoted.outcomes),

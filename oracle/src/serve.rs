@@ -81,16 +81,41 @@ impl ServeOptions {
 
 /// Serves the protocol until `stop` or the end of input. Returns an I/O error only if the output
 /// can't be written; bad input is answered with an `error` message and the loop goes on.
-pub fn serve(
+pub fn serve(input: impl BufRead, output: impl Write, pool: &CardPool, opts: ServeOptions) -> std::io::Result<()> {
+    serve_limited(input, output, pool, opts, MAX_LINE_BYTES)
+}
+
+/// The longest input line `serve` reads, in bytes (as `check`'s default for an engine's lines).
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// [`serve`], reading lines of at most `max_line` bytes: a longer line is answered with an
+/// `error` message, the rest of it read and dropped, and the loop goes on.
+pub fn serve_limited(
     mut input: impl BufRead,
     mut output: impl Write,
     pool: &CardPool,
     opts: ServeOptions,
+    max_line: usize,
 ) -> std::io::Result<()> {
+    use std::io::Read;
     loop {
         let mut bytes = Vec::new();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
+        let cap = max_line as u64 + 1;
+        if (&mut input).take(cap).read_until(b'\n', &mut bytes)? == 0 {
             return Ok(());
+        }
+        if bytes.len() as u64 == cap && bytes.last() != Some(&b'\n') {
+            // Drop the rest of the line, a bounded piece at a time.
+            loop {
+                bytes.clear();
+                if (&mut input).take(cap).read_until(b'\n', &mut bytes)? == 0 || bytes.last() == Some(&b'\n') {
+                    break;
+                }
+            }
+            let message = format!("a line longer than {max_line} bytes; not read");
+            writeln!(output, "{}", to_line(&FromEngine::Error { seq: None, message }))?;
+            output.flush()?;
+            continue;
         }
         // Bytes that aren't UTF-8 become U+FFFD, and the line is answered as invalid JSON.
         let line = String::from_utf8_lossy(&bytes);

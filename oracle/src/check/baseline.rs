@@ -65,15 +65,24 @@ pub enum Gate {
 impl Baseline {
     /// Reads a baseline file; a missing file is an empty baseline.
     pub fn load(path: &Path) -> Result<Baseline, String> {
-        match std::fs::read_to_string(path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Baseline::default()),
-            Err(e) => Err(format!("{}: {e}", path.display())),
-            Ok(text) if text.trim().is_empty() => Ok(Baseline::default()),
-            Ok(text) => serde_yaml::from_str(&text).map_err(|e| {
-                let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
-                format!("{}{at}: {e}", path.display())
-            }),
+        if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+            return Ok(Baseline::default());
         }
+        let text = crate::scenario::read_source(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if text.trim().is_empty() {
+            return Ok(Baseline::default());
+        }
+        let depth = crate::scenario::MAX_YAML_DEPTH;
+        if let Some((line, column)) = crate::scenario::too_deep(&text, depth) {
+            return Err(format!(
+                "{}:{line}:{column}: nested more than {depth} levels deep; not parsed",
+                path.display()
+            ));
+        }
+        serde_yaml::from_str(&text).map_err(|e| {
+            let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
+            format!("{}{at}: {e}", path.display())
+        })
     }
 
     /// How `status` for scenario `id` stands.

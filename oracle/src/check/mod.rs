@@ -33,7 +33,7 @@ use crate::runner::locate_sim_error;
 use crate::scenario::{Loaded, load_file};
 use crate::serve::stable_hash;
 use baseline::{Baseline, Gate};
-use engine::{Engine, EngineCommand, Failure};
+use engine::{Engine, EngineCommand, Failure, Limits, cut_text};
 
 /// A scenario's status.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -139,6 +139,8 @@ pub struct CheckOptions {
     pub partition: Option<(u64, u64)>,
     /// The expected-failure baseline.
     pub baseline: Baseline,
+    /// What one engine can make the oracle hold (line size, text size, stderr lines).
+    pub limits: Limits,
 }
 
 /// What a whole run found.
@@ -204,6 +206,9 @@ pub fn parse_partition(text: &str) -> Result<(u64, u64), String> {
     if i == 0 || n == 0 || i > n { Err(bad()) } else { Ok((i, n)) }
 }
 
+/// How long the run waits, after the last answer, for output the engine writes after it.
+const LATE_OUTPUT_GRACE: Duration = Duration::from_millis(100);
+
 /// How many consecutive failed starts end the attempts to start the engine.
 const MAX_FAILED_STARTS: usize = 3;
 
@@ -218,20 +223,50 @@ pub fn check(
     let files: Vec<&PathBuf> =
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
     let mut session = Session::new(opts);
-    let mut scenarios = Vec::new();
-    for (i, file) in files.iter().enumerate() {
+    let mut scenarios: Vec<ScenarioResult> = Vec::new();
+    // What an engine writes after its answer is that scenario's fault, not the next one's: it is
+    // looked for just before the engine's next message (and after its last answer), and charged
+    // to the last scenario that talked to the engine. So a result is reported once a later
+    // scenario has talked to the engine (or the run is over).
+    let mut reported = 0;
+    let mut last_talker: Option<usize> = None;
+    let blame = |scenarios: &mut Vec<ScenarioResult>, talker: Option<usize>, late: Option<(String, Vec<String>)>| {
+        if let (Some(i), Some((why, tail))) = (talker, late) {
+            let r = &mut scenarios[i];
+            r.status = Status::Error;
+            r.message = format!("{why}; the engine was restarted");
+            r.verdict.clear();
+            r.stderr_tail = tail;
+            r.gate = opts.baseline.gate(&r.id, r.status);
+        }
+    };
+    for file in &files {
         let id = file.display().to_string();
         let t = Instant::now();
         let mut r = match load_file(file, pool) {
             Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
             Ok(loaded) => session.run(loaded),
         };
+        blame(&mut scenarios, last_talker, session.late.take());
         if r.time_ms == 0.0 {
             r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
         }
         r.gate = opts.baseline.gate(&r.id, r.status);
-        progress(i, files.len(), &r);
+        if std::mem::take(&mut session.talked) {
+            last_talker = Some(scenarios.len());
+            for r in &scenarios[reported..] {
+                progress(reported, files.len(), r);
+                reported += 1;
+            }
+        }
         scenarios.push(r);
+    }
+    // The last answer: a moment for whatever the engine writes after it.
+    session.drain_late(LATE_OUTPUT_GRACE);
+    blame(&mut scenarios, last_talker, session.late.take());
+    for r in &scenarios[reported..] {
+        progress(reported, files.len(), r);
+        reported += 1;
     }
     session.engine.stop(to_line(&ToEngine::Stop));
     let ran: std::collections::BTreeSet<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
@@ -252,6 +287,33 @@ pub fn check(
         scenarios,
         stale_baseline: stale,
         seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// The seq an engine's line answers, if it is an answer that names one.
+fn answered_seq(line: &str) -> Option<u64> {
+    match parse_from_engine(line).ok()? {
+        FromEngine::Result { seq, .. } | FromEngine::Unsupported { seq, .. } | FromEngine::NoSuchChoice { seq, .. } => {
+            Some(seq)
+        }
+        FromEngine::Error { seq, .. } => seq,
+        FromEngine::Hello { .. } => None,
+    }
+}
+
+/// Cuts every text of a result an engine may have provided to `max_chars` characters, with a note.
+fn cut_result(r: &mut ScenarioResult, max_chars: usize) {
+    r.message = cut_text(&r.message, max_chars);
+    r.link = r.link.as_deref().map(|l| cut_text(l, max_chars));
+    for v in &mut r.verdict {
+        v.message = cut_text(&v.message, max_chars);
+        v.clause = cut_text(&v.clause, max_chars);
+    }
+    for u in &mut r.unobserved {
+        *u = cut_text(u, max_chars);
+    }
+    for l in &mut r.stderr_tail {
+        *l = cut_text(l, max_chars);
     }
 }
 
@@ -279,6 +341,15 @@ struct Session<'a> {
     failed_starts: usize,
     last_start_error: String,
     seq: u64,
+    /// The stderr mark of the scenario last sent to the engine.
+    last_sent: Option<u64>,
+    /// The seq of the scenario last sent to the engine, and which start of the engine got it.
+    last_seq: Option<(u64, usize)>,
+    /// True once the current scenario was sent to the engine.
+    talked: bool,
+    /// Output the engine wrote after an answer, with its stderr since that scenario was sent:
+    /// for the caller to charge to the scenario that answered.
+    late: Option<(String, Vec<String>)>,
     opts: &'a CheckOptions,
 }
 
@@ -347,16 +418,26 @@ impl Drop for Checker<'_> {
 impl<'a> Session<'a> {
     fn new(opts: &'a CheckOptions) -> Self {
         Session {
-            engine: Engine::new(opts.engine.clone()),
+            engine: Engine::with_limits(opts.engine.clone(), opts.limits),
             hello: None,
             failed_starts: 0,
             last_start_error: String::new(),
             seq: 0,
+            last_sent: None,
+            last_seq: None,
+            talked: false,
+            late: None,
             opts,
         }
     }
 
     fn run(&mut self, loaded: Loaded) -> ScenarioResult {
+        let mut r = self.run_uncut(loaded);
+        cut_result(&mut r, self.opts.limits.max_text_chars);
+        r
+    }
+
+    fn run_uncut(&mut self, loaded: Loaded) -> ScenarioResult {
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
         let mk = |status, message: String| result(&id, rules.clone(), status, message);
@@ -371,18 +452,56 @@ impl<'a> Session<'a> {
         if let Some(why) = self.unsupported_by_hello(&loaded) {
             return mk(Status::Unsupported, why);
         }
-        self.seq += 1;
-        let seq = self.seq;
         let mode = effective_mode(&loaded, self.opts.mode);
-        let message = ToEngine::Run { seq, id: id.clone(), mode, scenario: scenario_message(&loaded, mode) };
-        let line = to_line(&message);
-        if self.opts.validate
-            && let Err(e) = validate_to_engine(&line)
-        {
-            return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
-        }
-        let sent = Instant::now();
-        let answer = self.ask(line);
+        // Sent again, once, to a fresh engine if the first answer turns out to be the previous
+        // scenario's (a second answer it wrote late).
+        let mut retried = false;
+        let (seq, mark, sent, answer) = loop {
+            self.seq += 1;
+            let seq = self.seq;
+            let message = ToEngine::Run { seq, id: id.clone(), mode, scenario: scenario_message(&loaded, mode) };
+            let line = to_line(&message);
+            if self.opts.validate
+                && let Err(e) = validate_to_engine(&line)
+            {
+                return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
+            }
+            // Output the engine wrote after its last answer belongs to that scenario: kept for the
+            // caller, and this scenario starts clean with a fresh engine.
+            if self.drain_late(Duration::ZERO)
+                && let Err(failure) = self.ensure_started()
+            {
+                let mut r = mk(Status::Error, failure);
+                r.stderr_tail = self.engine.stderr_tail();
+                return r;
+            }
+            let previous = (self.last_seq, self.last_sent);
+            let mark = self.engine.stderr_mark();
+            (self.last_seq, self.last_sent) = (Some((seq, self.engine.starts)), Some(mark));
+            self.talked = true;
+            let sent = Instant::now();
+            let answer = self.ask(line);
+            // An answer to the previous scenario, from the same engine process.
+            let stale = answer
+                .as_ref()
+                .ok()
+                .and_then(|l| answered_seq(l))
+                .is_some_and(|s| previous.0 == Some((s, self.engine.starts)));
+            if !stale || retried || previous.1.is_none() {
+                break (seq, mark, sent, answer);
+            }
+            retried = true;
+            let late = answer.unwrap_or_default();
+            let why = format!("it wrote after its answer: {}", cut_text(&late, 200));
+            let tail = self.engine.stderr_since(previous.1.unwrap_or(0));
+            self.engine.kill();
+            self.late = Some((why, tail));
+            if let Err(failure) = self.ensure_started() {
+                let mut r = mk(Status::Error, failure);
+                r.stderr_tail = self.engine.stderr_tail();
+                return r;
+            }
+        };
         let mut r = match answer {
             Err(Failure::Timeout(d)) => {
                 mk(Status::Timeout, format!("no answer within {:.1} s; the engine was killed", d.as_secs_f64()))
@@ -393,16 +512,29 @@ impl<'a> Session<'a> {
         // From sending the scenario to the verdict: an engine's start-up is not counted.
         r.time_ms = sent.elapsed().as_secs_f64() * 1000.0;
         if matches!(r.status, Status::Error | Status::Timeout) {
-            r.stderr_tail = self.engine.stderr_tail();
+            r.stderr_tail = self.engine.stderr_since(mark);
             // After garbage the stream can't be trusted: start afresh for the next scenario.
             self.engine.kill();
         }
         r
     }
 
+    /// Looks for output the engine wrote after its last answer (waiting up to `grace`); if there
+    /// is some, keeps it with the stderr written since that scenario was sent, kills the engine
+    /// and returns true.
+    fn drain_late(&mut self, grace: Duration) -> bool {
+        let Some(why) = self.engine.late_output(grace) else { return false };
+        let tail = self.engine.stderr_since(self.last_sent.unwrap_or(0));
+        self.engine.kill();
+        self.late = Some((cut_text(&why, self.opts.limits.max_text_chars), tail));
+        true
+    }
+
     fn ask(&mut self, line: String) -> Result<String, Failure> {
         self.engine.send(line)?;
-        let deadline = Instant::now() + self.opts.timeout;
+        let now = Instant::now();
+        // A limit too far in the future to add is as good as none.
+        let deadline = now.checked_add(self.opts.timeout).unwrap_or(now + Duration::from_secs(100 * 365 * 86_400));
         self.engine.receive(deadline, self.opts.timeout)
     }
 
@@ -527,14 +659,17 @@ impl<'a> Session<'a> {
         let line = to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION });
         let answer = self.ask(line).map_err(|f| format!("no `hello`: {f}"))?;
         match self.parse(&answer)? {
-            FromEngine::Hello { protocol, engine, supports } if ACCEPTED_VERSIONS.contains(&protocol) => {
+            FromEngine::Hello { protocol, mut engine, supports } if ACCEPTED_VERSIONS.contains(&protocol) => {
+                let max = self.opts.limits.max_text_chars;
+                engine.name = cut_text(&engine.name, max.min(200));
+                engine.version = cut_text(&engine.version, max.min(200));
                 self.hello = Some((engine, supports));
                 Ok(())
             }
             FromEngine::Hello { protocol, .. } => Err(format!(
                 "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
             )),
-            other => Err(format!("protocol violation: expected `hello`, got {}", to_line(&other))),
+            other => Err(format!("protocol violation: expected `hello`, got {}", cut_text(&to_line(&other), 200))),
         }
     }
 

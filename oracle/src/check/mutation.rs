@@ -74,6 +74,7 @@ pub fn mutation_run(
         validate: false,
         partition: None,
         baseline: Baseline::default(),
+        limits: super::engine::Limits::default(),
     };
     let mut reference_failures = Vec::new();
     for policy in POLICIES {

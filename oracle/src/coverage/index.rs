@@ -109,12 +109,16 @@ impl RulesIndex {
     /// Reads and validates an index file.
     pub fn load_file(path: &Path) -> Result<RulesIndex, LoadError> {
         let name = path.display().to_string();
-        let source = std::fs::read_to_string(path).map_err(|e| LoadError {
+        let source = crate::scenario::read_source(path).map_err(|e| LoadError {
             file: name.clone(),
             line: 1,
             column: 1,
             message: format!("can't read the rules index: {e}"),
         })?;
+        if let Some((line, column)) = crate::scenario::too_deep(&source, crate::scenario::MAX_YAML_DEPTH) {
+            let message = format!("nested more than {} levels deep; not parsed", crate::scenario::MAX_YAML_DEPTH);
+            return Err(LoadError { file: name, line, column, message });
+        }
         RulesIndex::parse(&name, &source)
     }
 

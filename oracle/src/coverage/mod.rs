@@ -146,8 +146,12 @@ impl ScenarioRecord {
 
     /// A scenario that failed to load: its citations are read from the raw YAML where possible.
     fn unloadable(path: &Path, problem: String) -> ScenarioRecord {
-        let value =
-            std::fs::read_to_string(path).ok().and_then(|text| serde_yaml::from_str::<serde_yaml::Value>(&text).ok());
+        // Read as a scenario is (regular files only, size and depth limits), so a hostile file
+        // costs no more here than it did when it failed to load.
+        let value = crate::scenario::read_source(path)
+            .ok()
+            .filter(|text| crate::scenario::too_deep(text, crate::scenario::MAX_YAML_DEPTH).is_none())
+            .and_then(|text| serde_yaml::from_str::<serde_yaml::Value>(&text).ok());
         let rules = value
             .as_ref()
             .and_then(|v| v.get("rules"))
@@ -418,16 +422,8 @@ pub fn command(options: &Options, pool: &CardPool, out: &mut dyn Write, err: &mu
     status
 }
 
-/// Writes a file whole or not at all: into a temporary file next to it, then renamed over it.
+/// Writes a file whole or not at all, never through a symlink or over a special file: as
+/// `check`'s reports are ([`crate::check::report::write_atomic`]).
 pub fn write_whole(path: &Path, contents: &str) -> std::io::Result<()> {
-    let name = path.file_name().ok_or_else(|| std::io::Error::other("not a file name"))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::check::report::write_atomic(path, contents)
 }

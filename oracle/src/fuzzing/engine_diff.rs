@@ -31,6 +31,7 @@ fn options() -> &'static CheckOptions {
         validate: true,
         partition: None,
         baseline: Baseline::default(),
+        limits: crate::check::engine::Limits::default(),
     })
 }
 
