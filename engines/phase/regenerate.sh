@@ -6,11 +6,12 @@
 #   engines/phase/regenerate.sh [PYTHON]
 #
 # PYTHON: an interpreter with engines/phase/requirements.txt installed (default: python3).
+# ORACLE=path/to/mtg-oracle uses that oracle binary as it is; without it the oracle is built first.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 python="${1:-python3}"
 oracle=target/release/mtg-oracle
-cargo build --release --locked -q -p mtg-oracle
+[ -n "${ORACLE:-}" ] && oracle="$ORACLE" || cargo build --release --locked -q -p mtg-oracle
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 for mode in scripted free; do

@@ -79,7 +79,11 @@ fn check_without_an_engine_passes_every_bundled_scenario_and_writes_every_report
     assert_eq!(report["engine"]["seed"], 11);
     assert!(report["corpus"]["digest"].is_string());
     assert!(std::fs::read_to_string(&junit).unwrap().contains(&format!("tests=\"{n}\" failures=\"0\"")));
-    assert!(std::fs::read_to_string(&md).unwrap().contains("| 701.23b |"));
+    let matrix = std::fs::read_to_string(&md).unwrap();
+    assert!(matrix.contains("| 701.23b |"));
+    // The summary comes first: counts per status and the pass rate of the scenarios run.
+    let summary = format!("| {n} | {n} | 0 | 0 | 0 | 0 | 0 | 100.0% |");
+    assert!(matrix.find(&summary).is_some_and(|i| i < matrix.find("| clause |").unwrap()), "{matrix}");
     // Free mode and random choices pass as well.
     for args in [["--mode", "free", "--choices", "random"], ["--mode", "scripted", "--choices", "greedy"]] {
         let o = oracle(&[&["check", "--seed", "5"][..], &args[..]].concat());

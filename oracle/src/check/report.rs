@@ -470,7 +470,8 @@ pub fn junit(run: &CheckRun) -> String {
     out
 }
 
-/// A Markdown conformance matrix: one row per CR clause, one column per status, each cell the
+/// A Markdown conformance report: a summary (counts per status and the pass rate of the scenarios
+/// the engine ran), then the matrix: one row per CR clause, one column per status, each cell the
 /// number of scenarios citing that clause with that status; the scenarios that are neither PASS
 /// nor UNSUPPORTED are linked from their row and listed with their verdicts below.
 pub fn markdown(run: &CheckRun) -> String {
@@ -485,6 +486,28 @@ pub fn markdown(run: &CheckRun) -> String {
         run.corpus.revision.as_deref().unwrap_or("not in git"),
         run.corpus.digest
     );
+    // The summary: counts per status, and the pass rate of the scenarios the engine ran (those
+    // it answered UNSUPPORTED and those the oracle found INVALID aside).
+    out.push_str("| scenarios |");
+    for s in Status::ALL {
+        let _ = write!(out, " {s} |");
+    }
+    out.push_str(" pass rate (of those run) |\n| ---: |");
+    for _ in Status::ALL {
+        out.push_str(" ---: |");
+    }
+    out.push_str(" ---: |\n");
+    let _ = write!(out, "| {} |", run.scenarios.len());
+    for s in Status::ALL {
+        let _ = write!(out, " {} |", run.count(s));
+    }
+    let ran = run.scenarios.iter().filter(|r| !matches!(r.status, Status::Unsupported | Status::Invalid)).count();
+    let rate = if ran == 0 {
+        "—".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * run.count(Status::Pass) as f64 / ran as f64)
+    };
+    let _ = writeln!(out, " {rate} |\n");
     let mut matrix: BTreeMap<&str, BTreeMap<Status, Vec<&ScenarioResult>>> = BTreeMap::new();
     for r in &run.scenarios {
         let clauses: Vec<&str> =
