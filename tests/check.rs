@@ -34,15 +34,12 @@ fn opts(engine: EngineCommand, timeout_ms: u64) -> CheckOptions {
 }
 
 #[track_caller]
-fn result<'a>(run: &'a CheckRun, id_part: &str) -> &'a mtg_oracle::check::ScenarioResult {
-    run.scenarios.iter().find(|s| s.id.contains(id_part)).unwrap_or_else(|| panic!("no result for {id_part}"))
+fn result<'a>(run: &'a CheckRun, part: &str) -> &'a mtg_oracle::check::ScenarioResult {
+    mtg_oracle_tests::result_of(run, part)
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtg-oracle-check-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    mtg_oracle_tests::scratch_dir("check", name)
 }
 
 /// Well-formed XML, by Python's own parser (the tests already need python3 for the fake engines).

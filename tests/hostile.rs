@@ -51,14 +51,11 @@ fn run(files: &[PathBuf], engine: EngineCommand, limits: Limits) -> CheckRun {
 
 #[track_caller]
 fn result<'a>(run: &'a CheckRun, part: &str) -> &'a ScenarioResult {
-    run.scenarios.iter().find(|s| s.id.contains(part)).unwrap_or_else(|| panic!("no result for {part}"))
+    mtg_oracle_tests::result_of(run, part)
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtg-oracle-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    mtg_oracle_tests::scratch_dir("hostile", name)
 }
 
 /// Runs `f` on another thread and fails if it takes longer than `limit` (a blocked read would

@@ -45,3 +45,17 @@ pub fn assert_illegal_first(
         other => panic!("expected Illegal({clause}), got {other:?}"),
     }
 }
+
+/// A fresh scratch folder in the system temp dir, named by `prefix`, this process and `name`.
+pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mtg-oracle-{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// The result of the scenario of `run` whose id contains `part`.
+#[track_caller]
+pub fn result_of<'a>(run: &'a mtg_oracle::check::CheckRun, part: &str) -> &'a mtg_oracle::check::ScenarioResult {
+    run.scenarios.iter().find(|s| s.id.contains(part)).unwrap_or_else(|| panic!("no result for {part}"))
+}

@@ -488,15 +488,7 @@ pub fn markdown(run: &CheckRun) -> String {
     );
     // The summary: counts per status, and the pass rate of the scenarios the engine ran (those
     // it answered UNSUPPORTED and those the oracle found INVALID aside).
-    out.push_str("| scenarios |");
-    for s in Status::ALL {
-        let _ = write!(out, " {s} |");
-    }
-    out.push_str(" pass rate (of those run) |\n| ---: |");
-    for _ in Status::ALL {
-        out.push_str(" ---: |");
-    }
-    out.push_str(" ---: |\n");
+    out.push_str(&status_table_head("scenarios", "---:", "pass rate (of those run)", "---:"));
     let _ = write!(out, "| {} |", run.scenarios.len());
     for s in Status::ALL {
         let _ = write!(out, " {} |", run.count(s));
@@ -516,15 +508,7 @@ pub fn markdown(run: &CheckRun) -> String {
             matrix.entry(c).or_default().entry(r.status).or_default().push(r);
         }
     }
-    out.push_str("| clause |");
-    for s in Status::ALL {
-        let _ = write!(out, " {s} |");
-    }
-    out.push_str(" not passing |\n| --- |");
-    for _ in Status::ALL {
-        out.push_str(" ---: |");
-    }
-    out.push_str(" --- |\n");
+    out.push_str(&status_table_head("clause", "---", "not passing", "---"));
     for (clause, by_status) in &matrix {
         let _ = write!(out, "| {} |", md(clause));
         for s in Status::ALL {
@@ -564,6 +548,21 @@ pub fn markdown(run: &CheckRun) -> String {
         run.count(Status::Pass),
         run.scenarios.iter().filter(|s| !matches!(s.status, Status::Pass | Status::Unsupported)).count()
     );
+    out
+}
+
+/// The head of a Markdown table with a column per status between a first and a last column
+/// (each with its alignment row cell, `---` or `---:`).
+fn status_table_head(first: &str, first_align: &str, last: &str, last_align: &str) -> String {
+    let mut out = format!("| {first} |");
+    for s in Status::ALL {
+        let _ = write!(out, " {s} |");
+    }
+    let _ = write!(out, " {last} |\n| {first_align} |");
+    for _ in Status::ALL {
+        out.push_str(" ---: |");
+    }
+    let _ = writeln!(out, " {last_align} |");
     out
 }
 
