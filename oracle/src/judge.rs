@@ -461,7 +461,7 @@ impl Observed<'_> {
                 shown.push((c, Some(i)));
             }
         }
-        let most: usize = parts.iter().map(|p| p.max).sum();
+        let most = parts.iter().fold(0usize, |sum, p| sum.saturating_add(p.max));
         // A card found and put back on top of its library (Vampiric Tutor) leaves no move in a
         // log without moves within a library: the cards on top of that library at the end are
         // the ones it may have been (as many as the search may find).
