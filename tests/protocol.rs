@@ -554,12 +554,24 @@ fn name_offers_must_hold_every_nameable_half_and_no_name_the_rules_forbid() {
     let diffs = compare(&judged.decisions, &left_only, game);
     assert_eq!(diffs.first().map(|d| d.clause.as_str()), Some("709.4a"), "{diffs:?}");
     // Both halves as one name (709.4a), a land's name for "a nonland card name" (201.3).
-    for (bad, clause) in [("Cease // Desist", "709.4a"), ("Plains", "201.3")] {
+    for (bad, clause) in [
+        ("Cease // Desist", "709.4a"),
+        ("Cease//Desist", "709.4a"),
+        ("Plains", "201.3"),
+        ("FOREST", "201.3"),
+        ("Clue ", "201.3"),
+    ] {
         let mut wrong = offered.clone();
         wrong[name_offer].names.push(bad.into());
         let diffs = compare(&judged.decisions, &wrong, game);
         assert_eq!(diffs.first().map(|d| d.clause.as_str()), Some(clause), "{bad}: {diffs:?}");
     }
+    // A legal name written in other capitals is still that name.
+    let mut capitals = offered.clone();
+    for n in &mut capitals[name_offer].names {
+        *n = n.to_lowercase();
+    }
+    assert!(compare(&judged.decisions, &capitals, game).is_empty());
     // Reporting name offers is optional.
     let mut none = offered;
     none.remove(name_offer);

@@ -268,8 +268,15 @@ pub fn card_clause(legal: &Legal, game: Option<&Game>, card: &str, offered: bool
 /// (709.4a when it is one half of a split card, else 201.3), and an offered name the rules say
 /// can't be chosen (`check_name`'s clause). Names the oracle doesn't know are not judged.
 fn compare_names(legal: &Legal, offer: &Offer, game: Option<&Game>, at: &str) -> Vec<Difference> {
+    // Each offered name as the oracle spells it ("forest", "Cease//Desist" are Forest and
+    // Cease // Desist), beside the name as offered.
+    let offered: Vec<(String, &String)> = offer
+        .names
+        .iter()
+        .map(|n| (game.map_or_else(|| n.trim().to_string(), |g| crate::rules::naming::canonical_name(g, n)), n))
+        .collect();
     let mut out = Vec::new();
-    for n in legal.offer.names.iter().filter(|n| !offer.names.contains(n)) {
+    for n in legal.offer.names.iter().filter(|n| !offered.iter().any(|(c, _)| c == *n)) {
         let half =
             game.is_some_and(|g| g.objs.iter().any(|o| o.def.is_split() && o.def.split.iter().any(|h| &h.name == n)));
         out.push(Difference {
@@ -278,8 +285,8 @@ fn compare_names(legal: &Legal, offer: &Offer, game: Option<&Game>, at: &str) ->
         });
     }
     if let (Some(g), Some(filter)) = (game, &legal.name_filter) {
-        for n in offer.names.iter().filter(|n| !legal.offer.names.contains(n)) {
-            if let Err(v) = crate::rules::naming::check_name(g, n, filter) {
+        for (canonical, n) in offered.iter().filter(|(c, _)| !legal.offer.names.contains(c)) {
+            if let Err(v) = crate::rules::naming::check_name(g, canonical, filter) {
                 out.push(Difference {
                     clause: v.clause.to_string(),
                     message: format!("{at} offered the name `{n}`, which can't be chosen: {}", v.message),

@@ -44,6 +44,23 @@ fn pool_faces() -> &'static BTreeMap<String, Vec<(bool, Chars)>> {
     })
 }
 
+/// The name as the oracle spells it, for a name an engine wrote in another way: spaces trimmed,
+/// a split card's two names joined by " // " however they were spaced, and the spelling of a card
+/// name the oracle knows (in the game or the bundled pool) when it differs only in letter case.
+/// Names the oracle doesn't know come back trimmed.
+pub fn canonical_name(game: &Game, name: &str) -> String {
+    let joined: Vec<&str> = name.split("//").map(str::trim).collect();
+    let name = joined.join(" // ");
+    let known = game
+        .objs
+        .iter()
+        .flat_map(|o| o.def.faces().into_iter().map(|f| f.name.clone()))
+        .chain(game.token_defs.keys().cloned())
+        .chain(pool_faces().keys().cloned())
+        .find(|k| k.eq_ignore_ascii_case(&name));
+    known.unwrap_or(name)
+}
+
 /// Checks a chosen card name (201.3 and its subrules, 709.4a). The name must be a card's name —
 /// one of a split card's names, not both together (709.4a) — and not the name of a token that no
 /// card has (a Clue); a name chosen "with" a quality ("a nonland card name") must be the name of
