@@ -17,20 +17,11 @@ fn fake(args: &str) -> EngineCommand {
 }
 
 fn scenarios(filter: &str) -> Vec<PathBuf> {
-    let all = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
-    all.into_iter().filter(|f| f.display().to_string().contains(filter)).collect()
+    mtg_oracle_tests::bundled_files(filter)
 }
 
 fn opts(engine: EngineCommand, timeout_ms: u64) -> CheckOptions {
-    CheckOptions {
-        engine,
-        mode: Mode::Scripted,
-        timeout: Duration::from_millis(timeout_ms),
-        validate: false,
-        partition: None,
-        baseline: Baseline::default(),
-        limits: mtg_oracle::check::engine::Limits::default(),
-    }
+    mtg_oracle_tests::check_options(engine, timeout_ms, mtg_oracle::check::engine::Limits::default())
 }
 
 #[track_caller]

@@ -11,7 +11,6 @@ use std::time::{Duration, Instant};
 use mtg_oracle::check::baseline::Baseline;
 use mtg_oracle::check::engine::{EngineCommand, Limits};
 use mtg_oracle::check::{CheckOptions, CheckRun, ScenarioResult, Status, check, report};
-use mtg_oracle::protocol::Mode;
 use mtg_oracle::scenario::{collect_files, load_file, load_str};
 use mtg_oracle_tests::{pool, repo_root};
 
@@ -20,8 +19,7 @@ fn hostile(args: &str) -> EngineCommand {
 }
 
 fn scenario(part: &str) -> PathBuf {
-    let all = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
-    all.into_iter().find(|f| f.display().to_string().contains(part)).expect("the scenario exists")
+    mtg_oracle_tests::bundled_files(part).into_iter().next().expect("the scenario exists")
 }
 
 /// Three bundled scenarios, in this order.
@@ -30,15 +28,7 @@ fn three() -> Vec<PathBuf> {
 }
 
 fn opts(engine: EngineCommand, timeout_ms: u64, limits: Limits) -> CheckOptions {
-    CheckOptions {
-        engine,
-        mode: Mode::Scripted,
-        timeout: Duration::from_millis(timeout_ms),
-        validate: false,
-        partition: None,
-        baseline: Baseline::default(),
-        limits,
-    }
+    mtg_oracle_tests::check_options(engine, timeout_ms, limits)
 }
 
 fn small_limits() -> Limits {

@@ -59,3 +59,27 @@ pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
 pub fn result_of<'a>(run: &'a mtg_oracle::check::CheckRun, part: &str) -> &'a mtg_oracle::check::ScenarioResult {
     run.scenarios.iter().find(|s| s.id.contains(part)).unwrap_or_else(|| panic!("no result for {part}"))
 }
+
+/// The bundled scenario files whose path contains `part`.
+pub fn bundled_files(part: &str) -> Vec<PathBuf> {
+    let all = mtg_oracle::scenario::collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
+    all.into_iter().filter(|f| f.display().to_string().contains(part)).collect()
+}
+
+/// `check` options for the library-level tests: scripted mode, no validation, no partition, no
+/// baseline, the given engine, time limit and limits.
+pub fn check_options(
+    engine: mtg_oracle::check::engine::EngineCommand,
+    timeout_ms: u64,
+    limits: mtg_oracle::check::engine::Limits,
+) -> mtg_oracle::check::CheckOptions {
+    mtg_oracle::check::CheckOptions {
+        engine,
+        mode: mtg_oracle::protocol::Mode::Scripted,
+        timeout: std::time::Duration::from_millis(timeout_ms),
+        validate: false,
+        partition: None,
+        baseline: mtg_oracle::check::baseline::Baseline::default(),
+        limits,
+    }
+}
