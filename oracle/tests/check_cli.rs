@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
+mod common;
+use common::repo;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mtg-oracle");
 
@@ -20,10 +19,7 @@ fn stdout(o: &Output) -> String {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtg-oracle-check-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::scratch_dir("check-cli", name)
 }
 
 fn fake(args: &str) -> String {

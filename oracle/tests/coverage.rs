@@ -9,16 +9,12 @@ use mtg_oracle::cards::CardPool;
 use mtg_oracle::coverage::index::{RulesIndex, is_clause_id, ruling_prefix};
 use mtg_oracle::coverage::{self, Citation, Options, Report, Status, Thresholds};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
+mod common;
+use common::repo;
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtg-oracle-coverage-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::scratch_dir("coverage", test)
 }
 
 fn write(path: &Path, text: &str) -> PathBuf {

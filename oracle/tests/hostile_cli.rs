@@ -9,19 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("repo root").to_path_buf()
-}
+mod common;
+use common::repo;
 
 fn bin() -> String {
     std::env::var("HOSTILE_CLI_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_mtg-oracle").to_string())
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("mtg-oracle-hostile-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::scratch_dir("hostile-cli", name)
 }
 
 fn hostile(args: &str) -> String {
