@@ -3,7 +3,7 @@
 //! exactly when it is itself one of the enumerated outcomes.
 
 use mtg_oracle::fuzzing::check::agreement;
-use mtg_oracle::generate::{GenParams, PALETTE};
+use mtg_oracle::fuzzing::generate::{GenParams, PALETTE};
 use mtg_oracle::scenario::load_scenario;
 use mtg_oracle_tests::pool;
 use proptest::prelude::*;

@@ -250,7 +250,7 @@ fn a_report_that_cannot_be_written_leaves_nothing_behind() {
 #[test]
 fn generated_scenarios_through_the_reference_engine_and_a_mutant() {
     use mtg_oracle::check::Checker;
-    use mtg_oracle::generate::GenParams;
+    use mtg_oracle::fuzzing::generate::GenParams;
     use mtg_oracle::mutants::Mutant;
     use mtg_oracle::scenario::load_scenario;
     use mtg_oracle::serve::{Policy, ServeOptions};

@@ -7,10 +7,10 @@
 
 use std::sync::OnceLock;
 
-use mtg_oracle::corrupt::concretize;
 use mtg_oracle::explore::{explore, first_run};
-use mtg_oracle::generate::{forests_to_find, land_search_scenario};
+use mtg_oracle::fuzzing::generate::{forests_to_find, land_search_scenario};
 use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::outcome::concrete::concretize;
 use mtg_oracle::outcome::{Event, Outcome};
 use mtg_oracle::scenario::{Setup, load_scenario};
 use mtg_oracle::sim::SimError;

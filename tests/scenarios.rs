@@ -62,9 +62,10 @@ fn every_search_clause_has_three_passing_scenarios_and_the_cr_examples_exist() {
 /// or life changed); the seed of each concrete library order is fixed and printed on failure.
 #[test]
 fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
-    use mtg_oracle::corrupt::{concretize, corruptions, is_member};
     use mtg_oracle::explore::explore;
+    use mtg_oracle::fuzzing::corrupt::corruptions;
     use mtg_oracle::judge::judge;
+    use mtg_oracle::outcome::concrete::{concretize, is_member};
     use mtg_oracle::scenario::load_file;
     let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
     let pool = pool();

@@ -19,10 +19,10 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mtg_oracle::cards::CardPool;
-use mtg_oracle::corrupt::concretize;
 use mtg_oracle::explore::{DEFAULT_RUN_LIMIT, explore, first_run};
-use mtg_oracle::generate::{forests_to_find, land_search_scenario};
+use mtg_oracle::fuzzing::generate::{forests_to_find, land_search_scenario};
 use mtg_oracle::judge::{Verdict, judge};
+use mtg_oracle::outcome::concrete::concretize;
 use mtg_oracle::outcome::{Event, Outcome};
 use mtg_oracle::scenario::{Setup, load_scenario};
 

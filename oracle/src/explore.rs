@@ -11,7 +11,7 @@ use crate::model::Game;
 use crate::outcome::{LegalOutcome, Outcome};
 use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;
-use crate::scenario::script::Scripted;
+use crate::sim::script::{Scripted, blame_script};
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 
 /// Default cap on simulator runs.
@@ -296,16 +296,6 @@ pub fn first_run(setup: &Setup) -> Result<(LegalOutcome, Vec<usize>), SimError> 
     drop(sim);
     ran.map_err(|e| blame_script(e, decider.last))?;
     Ok((outcome, decider.unused()))
-}
-
-/// An illegal answer that came from the script is the scenario author's error, at that entry.
-pub fn blame_script(error: SimError, last_scripted: Option<usize>) -> SimError {
-    match (error, last_scripted) {
-        (SimError::Illegal { violation, options, .. }, Some(entry)) => {
-            SimError::ScriptIllegal { entry, violation, options }
-        }
-        (e, _) => e,
-    }
 }
 
 /// One legal answer to a search: each instruction's find from `pick` (given the cards earlier

@@ -9,13 +9,13 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::explore::blame_script;
 use crate::model::{Game, ObjId, ZoneRef};
 use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event};
 use crate::rules::search::assign_parts;
 use crate::scenario::Setup;
-use crate::scenario::script::Scripted;
+use crate::sim::script::Scripted;
+use crate::sim::script::blame_script;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 
 /// One way an observed outcome differs from what the rules allow.
@@ -229,7 +229,7 @@ fn guided_split(
     game: &Game,
     cards: &[ObjId],
     parts: &[crate::rules::search::PartPlan],
-    to: &[crate::effects::Destination],
+    to: &[crate::cards::instructions::Destination],
     looked_at: &[ObjId],
     cap: Option<u32>,
     destination: &dyn Fn(ObjId) -> Option<String>,
@@ -437,7 +437,7 @@ impl Observed<'_> {
         game: &Game,
         step: usize,
         parts: &[crate::rules::search::PartPlan],
-        to: &[crate::effects::Destination],
+        to: &[crate::cards::instructions::Destination],
     ) -> Vec<ObjId> {
         // Each candidate with the first unclaimed log entry that shows it (none: the final
         // library shows it, below).
@@ -465,7 +465,7 @@ impl Observed<'_> {
         // A card found and put back on top of its library (Vampiric Tutor) leaves no move in a
         // log without moves within a library: the cards on top of that library at the end are
         // the ones it may have been (as many as the search may find).
-        if !self.library_moves_logged && to.contains(&crate::effects::Destination::LibraryTop) {
+        if !self.library_moves_logged && to.contains(&crate::cards::instructions::Destination::LibraryTop) {
             for &c in parts.iter().flat_map(|p| &p.candidates) {
                 let o = game.obj(c);
                 let crate::model::ZoneRef::Library(owner) = o.zone else { continue };

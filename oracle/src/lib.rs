@@ -4,18 +4,54 @@
 //! Rules 701.23) and the actions around it. For a scenario it knows the *set* of legal outcomes:
 //! [`explore`] enumerates it for small states, and [`judge`] decides whether one observed outcome
 //! belongs to it without enumerating, by replaying the scenario once.
+//!
+//! ## The pipeline, and the one import a user needs
+//!
+//! load → simulate → judge → report:
+//!
+//! ```
+//! use mtg_oracle::{CardPool, explore, judge, load_file};
+//!
+//! let pool = CardPool::bundled()?;
+//! let path = "../scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml";
+//! let loaded = load_file(path.as_ref(), &pool).map_err(|e| e.to_string())?;
+//! // Every legal outcome (small scenarios only) …
+//! let legal = explore(&loaded.setup, 10_000).map_err(|e| format!("{e:?}"))?;
+//! // … and the judge accepts each of them without enumerating.
+//! for outcome in legal.outcomes.keys() {
+//!     assert!(judge(&loaded.setup, outcome).is_legal());
+//! }
+//! # Ok::<(), String>(())
+//! ```
+//!
+//! ## Modules, bottom to top
+//!
+//! A module only uses modules listed before it (`docs/design.md` shows the graph; a test keeps
+//! it acyclic):
+//!
+//! - [`yaml`]: YAML as the project writes it;
+//! - [`cards`]: card definitions, the card instruction language, the bundled pool;
+//! - [`model`]: the game state;
+//! - [`rules`]: every rule decision, one module per section of the Comprehensive Rules;
+//! - [`outcome`]: outcomes, the event log, sets of legal outcomes;
+//! - [`mutants`] and [`sim`]: the simulator that plays a scenario's steps, asking a decider for
+//!   every choice (the scripted one in [`sim::script`]);
+//! - [`scenario`]: the YAML scenario loader;
+//! - [`explore`] (enumerator), [`observables`], [`offers`], [`judge`];
+//! - [`expect`], [`runner`]: a scenario's expectations, and running a file;
+//! - [`protocol`], [`serve`], [`check`]: the engine protocol, the reference engine, checking an
+//!   engine;
+//! - [`coverage`]: the rules index and which scenarios cover it;
+//! - [`fuzzing`]: generators and checkers behind the fuzz targets.
 
 #![warn(missing_docs)]
 
 pub mod cards;
 pub mod check;
-pub mod corrupt;
 pub mod coverage;
-pub mod effects;
 pub mod expect;
 pub mod explore;
 pub mod fuzzing;
-pub mod generate;
 pub mod judge;
 pub mod model;
 pub mod mutants;
@@ -28,3 +64,11 @@ pub mod runner;
 pub mod scenario;
 pub mod serve;
 pub mod sim;
+pub mod yaml;
+
+pub use cards::CardPool;
+pub use explore::{Exploration, explore};
+pub use judge::{Verdict, judge};
+pub use outcome::{LegalOutcome, Outcome};
+pub use runner::{RunResult, run_file};
+pub use scenario::{LoadError, Loaded, load_file, load_str};

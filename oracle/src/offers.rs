@@ -106,7 +106,7 @@ pub struct Legal {
     /// Only one answer is legal, so an engine needn't ask.
     pub forced: bool,
     /// For a name choice: the kind of card named (201.3).
-    pub name_filter: Option<crate::effects::Filter>,
+    pub name_filter: Option<crate::cards::instructions::Filter>,
 }
 
 /// The legal options at `decision`, or `None` for a kind of decision that isn't compared.

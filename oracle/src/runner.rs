@@ -4,10 +4,10 @@
 use std::path::Path;
 
 use crate::cards::CardPool;
-use crate::corrupt::concretize;
 use crate::expect;
 use crate::explore::{DEFAULT_RUN_LIMIT, Exploration, explore, first_run};
 use crate::judge::{Verdict, judge};
+use crate::outcome::concrete::concretize;
 use crate::outcome::{LoggedEvent, Outcome};
 use crate::scenario::{LoadError, Loaded, load_file};
 use crate::sim::SimError;

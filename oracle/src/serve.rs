@@ -18,19 +18,19 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use crate::cards::CardPool;
-use crate::corrupt::concretize;
 use crate::explore::options;
 use crate::model::Game;
 use crate::mutants::{self, Mutant};
 use crate::offers::{Offer, reference_offer};
 use crate::outcome::Outcome;
+use crate::outcome::concrete::concretize;
 use crate::protocol::{
     ACCEPTED_VERSIONS, EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line,
     to_scenario, validate::validate_to_engine,
 };
 use crate::rules::search::{a_legal_find, check_found};
 use crate::scenario::load_scenario;
-use crate::scenario::script::Scripted;
+use crate::sim::script::Scripted;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 
 /// How the reference engine makes the choices a scenario leaves to its players.

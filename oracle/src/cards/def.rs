@@ -7,7 +7,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::effects::{ActivatedAbility, AdditionalCost, Effect, Replacement, StaticAbility, Target, TriggeredAbility};
+use crate::cards::instructions::{
+    ActivatedAbility, AdditionalCost, Effect, Replacement, StaticAbility, Target, TriggeredAbility,
+};
 
 /// Card types (CR 300.1), the ones the card pool uses plus the common rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]

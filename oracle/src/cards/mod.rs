@@ -2,6 +2,7 @@
 //! plus a scenario's inline hypothetical cards.
 
 pub mod def;
+pub mod instructions;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,7 +26,7 @@ impl CardPool {
 
     /// A pool from a YAML list of card definitions.
     pub fn from_yaml(source: &str) -> Result<CardPool, String> {
-        let defs: Vec<CardDef> = crate::scenario::from_yaml(source).map_err(|e| e.to_string())?;
+        let defs: Vec<CardDef> = crate::yaml::from_yaml(source).map_err(|e| e.to_string())?;
         let mut pool = CardPool::default();
         for def in defs {
             pool.insert(def)?;

@@ -7,11 +7,12 @@
 //! legal options); if the scripted choice is not legal, the scenario is INVALID.
 
 use super::{ScenarioResult, Status, Verdict1};
-use crate::explore::{FirstLegal, blame_script};
+use crate::explore::FirstLegal;
 use crate::judge::Difference;
 use crate::offers::{Offer, OfferKind, Recorder, card_clause, compare_one};
 use crate::scenario::Loaded;
-use crate::scenario::script::{Scripted, kind_of};
+use crate::sim::script::blame_script;
+use crate::sim::script::{Scripted, kind_of};
 use crate::sim::{Sim, SimError};
 
 /// Judges a `no_such_choice` answer for scripted decision `index` of `loaded`.

@@ -12,8 +12,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::LoadError;
-use crate::scenario::from_yaml;
 use crate::scenario::locate::{YamlIndex, parse_path};
+use crate::yaml::from_yaml;
 
 /// The index bundled with the binary.
 pub const BUNDLED_INDEX: &str = include_str!("../../rules-index.yaml");

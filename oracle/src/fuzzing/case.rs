@@ -1,7 +1,7 @@
 //! Structure-aware generation: random but valid game states around one search request, decoded
 //! from fuzzer bytes with [`arbitrary`].
 //!
-//! A [`FuzzCase`] is plain data, like [`crate::generate::GenParams`] and drawn from the same
+//! A [`FuzzCase`] is plain data, like [`crate::fuzzing::generate::GenParams`] and drawn from the same
 //! palette, but it reaches further: 2–4 players; real and synthetic (hypothetical) cards,
 //! including split cards; cards already seen by some players; libraries from empty to a few
 //! hundred cards; Mindcensor-style caps of any size and relation, face up or face down;
@@ -18,11 +18,11 @@
 use arbitrary::{Arbitrary, Result as ArbResult, Unstructured};
 
 use crate::cards::def::{CardDef, CardType, Color, Keyword, SpellAbility, Supertype};
-use crate::effects::{
+use crate::cards::instructions::{
     ActivatedAbility, CardRef, Count, Destination, Effect, Filter, PlayerRef, Relation, Replacement, SearchSpec,
     SearchZone, Target,
 };
-use crate::generate::PALETTE;
+use crate::fuzzing::generate::PALETTE;
 use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
 
 /// Player names by seat.
@@ -713,7 +713,7 @@ impl FuzzCase {
                 };
                 let quality = match &s.filter {
                     None => String::new(),
-                    Some(f) => format!(" that are {}", crate::effects::describe_filter(f)),
+                    Some(f) => format!(" that are {}", crate::cards::instructions::describe_filter(f)),
                 };
                 format!(
                     "{}{} for {count}{quality}{}{}, put them into {:?}{}",

@@ -9,11 +9,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::corrupt::{concretize, corruptions, is_member};
-use crate::effects::{Count, Destination, Filter, Relation, SearchSpec, SearchZone};
+use crate::cards::instructions::{Count, Destination, Filter, Relation, SearchSpec, SearchZone};
 use crate::explore::{Exploration, explore};
+use crate::fuzzing::corrupt::corruptions;
 use crate::judge::{Verdict, judge};
 use crate::model::ZoneRef;
+use crate::outcome::concrete::{concretize, is_member};
 use crate::outcome::{Event, LegalOutcome, Outcome};
 use crate::rules::characteristics::matches;
 use crate::scenario::{Loaded, Setup, load_scenario};
@@ -369,9 +370,11 @@ fn quality_names(b: &Built, s: &SearchSpec, chosen: Option<&String>) -> (bool, O
     let Some(r) = s.filter.as_ref().and_then(|f: &Filter| f.same_name_as) else { return (false, None) };
     let names = match r {
         // 608.2h: the target as it last existed on the battlefield; face down it had no name.
-        crate::effects::CardRef::Target => b.obj(TARGET_ID).filter(|t| !t.face_down).map(|t| t.chars.names.clone()),
-        crate::effects::CardRef::Chosen => chosen.and_then(|c| b.obj(c)).map(|x| x.chars.names.clone()),
-        crate::effects::CardRef::This => b.obj(SEARCH_ID).map(|x| x.chars.names.clone()),
+        crate::cards::instructions::CardRef::Target => {
+            b.obj(TARGET_ID).filter(|t| !t.face_down).map(|t| t.chars.names.clone())
+        }
+        crate::cards::instructions::CardRef::Chosen => chosen.and_then(|c| b.obj(c)).map(|x| x.chars.names.clone()),
+        crate::cards::instructions::CardRef::This => b.obj(SEARCH_ID).map(|x| x.chars.names.clone()),
     };
     match names.filter(|n| !n.is_empty()) {
         None => (true, None),

@@ -9,12 +9,13 @@
 
 use std::collections::BTreeSet;
 
-use crate::explore::{blame_script, options};
+use crate::explore::options;
 use crate::model::Game;
 use crate::outcome::LegalOutcome;
 use crate::rules::search::{a_legal_find, check_found};
 use crate::scenario::Setup;
-use crate::scenario::script::Scripted;
+use crate::sim::script::Scripted;
+use crate::sim::script::blame_script;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
 
 /// Most answers listed for one decision before building one instead.

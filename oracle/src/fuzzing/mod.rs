@@ -9,12 +9,17 @@
 //! - [`observe`]: arbitrary observed outcomes for the judge;
 //! - [`targets`]: one function per fuzz target, so a target is one line of glue and every corpus
 //!   file can be replayed by `cargo test` on stable;
-//! - [`promote`]: a fuzz artifact → a readable regression scenario.
+//! - [`promote`]: a fuzz artifact → a readable regression scenario;
+//! - [`generate`]: random small scenarios around one search (property tests, benchmarks);
+//! - [`corrupt`]: single-step corruptions of an outcome (the judge must reject each one that
+//!   leaves the legal set).
 
 pub mod case;
 pub mod check;
+pub mod corrupt;
 pub mod decide;
 pub mod engine_diff;
+pub mod generate;
 pub mod observe;
 pub mod promote;
 pub mod targets;

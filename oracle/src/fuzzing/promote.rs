@@ -22,8 +22,9 @@ use crate::model::ZoneRef;
 use crate::outcome::Event;
 use crate::runner::{RunResult, run_loaded};
 use crate::scenario::format::{Assertion, Expectations, Scenario, Source, SourceKind};
-use crate::scenario::{load_scenario, load_str, to_yaml};
+use crate::scenario::{load_scenario, load_str};
 use crate::sim::SimError;
+use crate::yaml::to_yaml;
 
 use super::case::{FuzzCase, QualityKind, Searchers, Whose};
 use super::decide::scripted_from_run;
@@ -156,13 +157,13 @@ fn rules_of(case: &FuzzCase) -> Vec<String> {
     if case.search.searchers != Searchers::You {
         rules.push("701.23i");
     }
-    if s.zones.contains(&crate::effects::SearchZone::Outside) {
+    if s.zones.contains(&crate::cards::instructions::SearchZone::Outside) {
         rules.push("701.23j");
     }
     if specs.iter().any(|s| s.shuffle) {
         rules.push("701.24a");
     }
-    if specs.iter().any(|s| s.to == crate::effects::Destination::LibraryTop) {
+    if specs.iter().any(|s| s.to == crate::cards::instructions::Destination::LibraryTop) {
         rules.push("701.24b");
     }
     if case.ob_nixilis.is_some() || case.cosi.is_some() {
@@ -336,7 +337,7 @@ pub fn readable_yaml(scenario: &Scenario) -> String {
     }
     let pruned = to_yaml(&value);
     // Only if it still reads back as the same scenario.
-    match crate::scenario::from_yaml::<Scenario>(&pruned) {
+    match crate::yaml::from_yaml::<Scenario>(&pruned) {
         Ok(back) if back == *scenario => pruned,
         _ => plain,
     }

@@ -7,12 +7,13 @@
 
 use arbitrary::Unstructured;
 
-use crate::corrupt::concretize;
 use crate::explore::{Exploration, explore, first_run};
 use crate::judge::{Verdict, judge};
 use crate::outcome::Outcome;
+use crate::outcome::concrete::concretize;
 use crate::scenario::format::Scenario;
-use crate::scenario::{from_yaml, load_str, to_yaml};
+use crate::scenario::load_str;
+use crate::yaml::{from_yaml, to_yaml};
 
 use super::case::{FuzzCase, Limits};
 use super::check::{Built, agreement_on, determinism, is_skip, judge_accepts_run, outcome_invariants};
@@ -199,7 +200,7 @@ pub fn judge_observation_case(case: FuzzCase, rest: &[u8]) -> Result<(), CheckFa
             Err(CheckFailure { check: "judge", message: format!("a rejection without a clause: {diffs:?}") })
         }
         Verdict::Legal => match &explored {
-            Some(x) if !crate::corrupt::is_member(&observed, &x.outcomes) => Err(CheckFailure {
+            Some(x) if !crate::outcome::concrete::is_member(&observed, &x.outcomes) => Err(CheckFailure {
                 check: "judge",
                 message: format!("the judge accepts an outcome the enumerator doesn't list:\n{observed:#?}"),
             }),

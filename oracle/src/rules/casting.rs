@@ -3,7 +3,7 @@
 //! card may be cast.
 
 use crate::cards::def::{CardDef, CardType, Keyword};
-use crate::effects::Filter;
+use crate::cards::instructions::Filter;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::characteristics::{matches, stack_chars};
@@ -171,7 +171,7 @@ pub fn check_cost_order(order: &[usize], parts: usize) -> Result<(), Violation> 
 /// stack is empty as the spell is cast; `as_though_flash` whether an effect lets its caster cast
 /// it as though it had flash ([`casts_as_though_flash`]).
 pub fn check_timing(
-    chars: &crate::rules::characteristics::Chars,
+    chars: &crate::model::Chars,
     name: &str,
     stack_empty: bool,
     as_though_flash: bool,
@@ -187,7 +187,7 @@ pub fn check_timing(
 
 /// 117.1a, 702.8a: whether a spell with these characteristics may be cast whenever an instant
 /// could be (it is an instant or has flash); any other spell has sorcery timing.
-pub fn has_instant_timing(chars: &crate::rules::characteristics::Chars) -> bool {
+pub fn has_instant_timing(chars: &crate::model::Chars) -> bool {
     chars.types.contains(&CardType::Instant) || chars.keywords.contains(&Keyword::Flash)
 }
 
@@ -197,7 +197,10 @@ pub fn casts_as_though_flash(game: &Game, player: PlayerId) -> bool {
     game.zone(ZoneRef::Battlefield).iter().map(|&p| game.obj(p)).any(|o| {
         o.controller == player
             && !o.face_down
-            && o.def.faces().iter().any(|f| f.statics.contains(&crate::effects::StaticAbility::CastSpellsAsThoughFlash))
+            && o.def
+                .faces()
+                .iter()
+                .any(|f| f.statics.contains(&crate::cards::instructions::StaticAbility::CastSpellsAsThoughFlash))
     })
 }
 

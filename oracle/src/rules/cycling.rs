@@ -1,6 +1,6 @@
 //! CR 702.29: cycling and typecycling.
 
-use crate::effects::{ActivatedAbility, StaticAbility};
+use crate::cards::instructions::{ActivatedAbility, StaticAbility};
 use crate::model::{Game, ZoneRef};
 use crate::rules::Violation;
 

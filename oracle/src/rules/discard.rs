@@ -1,6 +1,6 @@
 //! CR 701.9: discard.
 
-use crate::effects::Filter;
+use crate::cards::instructions::Filter;
 use crate::model::{Game, ObjId};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
@@ -17,7 +17,7 @@ pub fn check_discard_cost(game: &Game, card: ObjId, filter: &Filter) -> Result<(
             format!(
                 "{} doesn't match what the cost asks to discard ({})",
                 o.id,
-                crate::effects::describe_filter(filter)
+                crate::cards::instructions::describe_filter(filter)
             ),
         ));
     }
@@ -30,7 +30,7 @@ pub fn check_discard_cost(game: &Game, card: ObjId, filter: &Filter) -> Result<(
             format!(
                 "{} would be put into a library instead of the graveyard without being revealed, so its characteristics are undefined and it can't pay a cost that asks for {}",
                 o.id,
-                crate::effects::describe_filter(filter)
+                crate::cards::instructions::describe_filter(filter)
             ),
         ));
     }

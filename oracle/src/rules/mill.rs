@@ -15,7 +15,10 @@ pub fn replaced_count(game: &crate::model::Game, n: u32) -> u32 {
         .filter(|&&p| {
             let o = game.obj(p);
             !o.face_down
-                && o.def.faces().iter().any(|f| f.replacements.contains(&crate::effects::Replacement::MillDoubled))
+                && o.def
+                    .faces()
+                    .iter()
+                    .any(|f| f.replacements.contains(&crate::cards::instructions::Replacement::MillDoubled))
         })
         .count();
     (0..doublers).fold(n, |acc, _| acc.saturating_mul(2))

@@ -4,10 +4,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use crate::cards::CardPool;
-use crate::effects::Filter;
+use crate::cards::instructions::Filter;
+use crate::model::Chars;
 use crate::model::Game;
 use crate::rules::Violation;
-use crate::rules::characteristics::{Chars, face_chars, matches};
+use crate::rules::characteristics::{face_chars, matches};
 
 /// Names a player may choose that belong to cards in the game: each face of a split card
 /// separately (709.4a: one of its names, never both), filtered by the kind of card named.
@@ -92,7 +93,10 @@ pub fn check_name(game: &Game, name: &str, filter: &Filter) -> Result<(), Violat
     if !cards.is_empty() && !cards.iter().any(|c| matches(c, filter, None)) {
         return Err(Violation::new(
             "201.3",
-            format!("`{name}` is not the name of a card that is {}", crate::effects::describe_filter(filter)),
+            format!(
+                "`{name}` is not the name of a card that is {}",
+                crate::cards::instructions::describe_filter(filter)
+            ),
         ));
     }
     Ok(())

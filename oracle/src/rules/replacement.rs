@@ -2,7 +2,7 @@
 //! graveyard (and 702.34a's "exile instead" for flashback), and CR 616.1: how the affected
 //! object's controller chooses among several that apply to one event.
 
-use crate::effects::Replacement;
+use crate::cards::instructions::Replacement;
 use crate::model::{Game, ObjId, ZoneRef};
 use crate::mutants::{self, Mutant};
 

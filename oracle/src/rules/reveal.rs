@@ -1,15 +1,14 @@
 //! CR 701.20: reveal and look at.
 
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
-use crate::outcome::Event;
 use crate::rules::apnap::bit;
 
 /// 701.20a, 701.20e: to reveal is to show cards to every player (to look, to show them to one).
 /// An instruction to reveal an empty hand (Lobotomy against a player with no cards in hand) shows
 /// no card, so nothing happens that an outcome must record: an engine may log a `revealed` event
 /// with no cards or no event at all, and the two outcomes are the same. The simulator logs none.
-pub fn shows_nothing(event: &Event) -> bool {
-    matches!(event, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } if cards.is_empty())
+pub fn shows_nothing(cards_shown: &[String]) -> bool {
+    cards_shown.is_empty()
 }
 
 /// 701.20a–c: revealing shows the card to every player; it stays where it is (701.20b), and a

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::effects::{Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone};
+use crate::cards::instructions::{Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
@@ -162,7 +162,7 @@ pub fn plan_part(
     }
     // Never more than can be found (different names can leave fewer than the cards there).
     let min = spec.count.asked_min().min(forced_pool).min(max);
-    let outside_searched = spec.zones.contains(&crate::effects::SearchZone::Outside);
+    let outside_searched = spec.zones.contains(&crate::cards::instructions::SearchZone::Outside);
     let choose_how_many = matches!(spec.count, Count::UpTo(_));
     PartPlan {
         candidates,

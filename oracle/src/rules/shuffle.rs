@@ -1,7 +1,6 @@
 //! CR 701.24: shuffle.
 
 use crate::model::{Game, LibraryShape, ObjId, PlayerId, ZoneRef};
-use crate::outcome::group_ranges;
 
 /// Shuffles a player's library (701.24a): afterwards no position is fixed, and every card in it
 /// is a new object nobody has seen as such (701.20d: revealed cards that are reordered stop being
@@ -74,4 +73,19 @@ pub fn settle_top_of_segment(game: &mut Game, player: PlayerId, segment: usize, 
     } else {
         shape.top_groups.push(picked.len());
     }
+}
+
+/// Consecutive groups of the given sizes as index ranges from 0, clipped to `len`.
+pub fn group_ranges(sizes: &[usize], len: usize) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for &g in sizes {
+        let end = (start + g).min(len);
+        if start >= end {
+            break;
+        }
+        out.push(start..end);
+        start = end;
+    }
+    out
 }

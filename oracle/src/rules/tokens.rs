@@ -14,13 +14,13 @@ pub fn clue(game: &Game) -> Option<Arc<CardDef>> {
 pub fn token_def_for_id<'a>(game: &'a Game, id: &str) -> Option<&'a Arc<CardDef>> {
     let (slug, n) = id.rsplit_once("-token-")?;
     n.parse::<u32>().ok().filter(|&n| n > 0)?;
-    game.token_defs.values().find(|d| crate::scenario::slug(&d.name) == slug)
+    game.token_defs.values().find(|d| crate::yaml::slug(&d.name) == slug)
 }
 
 /// Token ids are `<token name in lower case>-token-<n>`, numbered from 1 in creation order over
 /// the whole scenario — the id an engine reports for the token it created n-th.
 pub fn token_id(def: &CardDef, n: u32) -> String {
-    format!("{}-token-{n}", crate::scenario::slug(&def.name))
+    format!("{}-token-{n}", crate::yaml::slug(&def.name))
 }
 
 /// 111.7 / 704.5d: a token that has left the battlefield ceases to exist, so a token moved from

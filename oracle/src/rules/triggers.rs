@@ -1,6 +1,6 @@
 //! CR 603: which triggered abilities an event triggers, and the order they go on the stack.
 
-use crate::effects::{Effect, TriggerEvent, WhoseLibrary};
+use crate::cards::instructions::{Effect, TriggerEvent, WhoseLibrary};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::mutants::{self, Mutant};
 use crate::rules::search::relation_holds;
@@ -45,7 +45,7 @@ pub enum Happening {
         /// Who sacrificed.
         player: PlayerId,
         /// Its characteristics as it last existed on the battlefield.
-        chars: std::sync::Arc<crate::rules::characteristics::Chars>,
+        chars: std::sync::Arc<crate::model::Chars>,
     },
 }
 
@@ -63,7 +63,7 @@ pub struct PendingTrigger {
     /// The player whose action triggered it ("that player").
     pub triggering_player: Option<PlayerId>,
     /// What the ability targets (chosen as it goes on the stack).
-    pub targets: Vec<crate::effects::Target>,
+    pub targets: Vec<crate::cards::instructions::Target>,
     /// The source's object number when it triggered.
     pub source_no: u32,
     /// For an ability that triggered on its own source leaving the battlefield: the object number

@@ -1,9 +1,9 @@
 //! CR 400: zones — public and hidden zones, owners' zones, and new objects on zone changes.
 
 use crate::cards::def::CardType;
+use crate::model::Chars;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
-use crate::rules::characteristics::Chars;
 
 /// 400.2: graveyard, battlefield, stack, exile and command are public; library and hand are
 /// hidden even when every card in them has been revealed. Cards outside the game (400.11) are

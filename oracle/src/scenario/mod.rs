@@ -3,7 +3,6 @@
 
 pub mod format;
 pub mod locate;
-pub mod script;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -16,10 +15,11 @@ use crate::model::{Game, LibraryShape, Obj, ObjFlags, ObjId, Player, PlayerId, Z
 use crate::rules::apnap::bit;
 use crate::rules::characteristics::{card_chars, face_down_chars};
 use crate::rules::zones::{can_enter_battlefield, default_knowledge};
+use crate::sim::script::{ScriptEntry, ScriptKind};
 use crate::sim::{Action, TargetChoice};
+use crate::yaml::{from_yaml, slug, to_yaml};
 use format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
 use locate::{YamlIndex, parse_path};
-use script::{ScriptEntry, ScriptKind};
 
 /// A located error in a scenario file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -229,23 +229,6 @@ pub fn is_run_time_id(setup: &Setup, id: &str) -> bool {
     id.rsplit_once("-copy-").is_some_and(|(of, n)| n.parse::<u32>().is_ok_and(|n| n > 0) && setup.ids.contains_key(of))
 }
 
-/// Renders a value as YAML in the scenario style (enums as one-key maps).
-pub fn to_yaml<T: serde::Serialize>(value: &T) -> String {
-    let mut out = Vec::new();
-    let mut ser = serde_yaml::Serializer::new(&mut out);
-    match serde_yaml::with::singleton_map_recursive::serialize(value, &mut ser) {
-        Ok(()) => String::from_utf8(out).unwrap_or_default(),
-        Err(e) => format!("# could not render: {e}\n"),
-    }
-}
-
-/// Deserializes YAML with enums written as one-key maps (`- search: {...}`, `count: {up_to: 2}`)
-/// or plain strings for unit variants — the same shape serde_json uses, so YAML scenarios and
-/// JSON protocol messages read alike. (serde_norway's default would be YAML tags, `!search`.)
-pub fn from_yaml<T: serde::de::DeserializeOwned>(source: &str) -> Result<T, serde_yaml::Error> {
-    serde_yaml::with::singleton_map_recursive::deserialize(serde_yaml::Deserializer::from_str(source))
-}
-
 /// Every `.yaml`/`.yml` file under the given paths (files are taken as they are), sorted.
 pub fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = BTreeSet::new();
@@ -285,19 +268,6 @@ fn walk(dir: &Path, out: &mut BTreeSet<PathBuf>) {
 
 type BuildError = (String, String);
 
-/// The default id of a card: its name in lower case, non-alphanumerics as `-`.
-pub fn slug(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_string()
-}
-
 struct Builder<'a> {
     scenario: &'a Scenario,
     pool: CardPool,
@@ -305,7 +275,7 @@ struct Builder<'a> {
     names: Vec<String>,
     game: Game,
     ids: BTreeMap<String, ObjId>,
-    chars: BTreeMap<String, Arc<crate::rules::characteristics::Chars>>,
+    chars: BTreeMap<String, Arc<crate::model::Chars>>,
     next_suffix: BTreeMap<String, usize>,
 }
 

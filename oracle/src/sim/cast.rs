@@ -2,7 +2,7 @@
 //! whether they can be paid (CR 601, 602, 701.5, 702.29, 702.34, 709.3), and targets.
 
 use super::{Choice, Decision, Sim, SimError, TargetChoice};
-use crate::effects::{ActivatedAbility, Target};
+use crate::cards::instructions::{ActivatedAbility, Target};
 use crate::model::{ObjId, PlayerId, ZoneRef};
 use crate::outcome::Event;
 use crate::rules::Violation;
@@ -124,7 +124,7 @@ impl Sim<'_> {
                 return Err(self.invalid(format!(
                     "{what} is not a legal target for {}: it needs {}",
                     cast_face.name,
-                    crate::effects::describe_target(spec)
+                    crate::cards::instructions::describe_target(spec)
                 )));
             }
         }
@@ -147,7 +147,7 @@ impl Sim<'_> {
                     format!(
                         "{} has a required additional cost (reveal a card that is {}) and the step pays none",
                         cast_face.name,
-                        crate::effects::describe_filter(f)
+                        crate::cards::instructions::describe_filter(f)
                     ),
                 )));
             }
@@ -166,7 +166,7 @@ impl Sim<'_> {
                         format!(
                             "{} is not {}, so revealing it doesn't pay the cost",
                             ro.id,
-                            crate::effects::describe_filter(f)
+                            crate::cards::instructions::describe_filter(f)
                         ),
                     )));
                 }
@@ -187,7 +187,7 @@ impl Sim<'_> {
                     format!(
                         "{} has a required additional cost (discard a card that is {}) and the step pays none",
                         cast_face.name,
-                        crate::effects::describe_filter(f)
+                        crate::cards::instructions::describe_filter(f)
                     ),
                 )));
             }
@@ -328,7 +328,7 @@ impl Sim<'_> {
                 if !matches(&so.chars, filter, None) {
                     return Err(self.refused(Violation::new(
                         "602.2b",
-                        format!("{} is not {}", so.id, crate::effects::describe_filter(filter)),
+                        format!("{} is not {}", so.id, crate::cards::instructions::describe_filter(filter)),
                     )));
                 }
             }
@@ -474,7 +474,7 @@ impl Sim<'_> {
         }
     }
 
-    fn spell_chars_match(&self, obj: ObjId, filter: &crate::effects::Filter) -> bool {
+    fn spell_chars_match(&self, obj: ObjId, filter: &crate::cards::instructions::Filter) -> bool {
         let face = self.spell_face(obj);
         matches(&stack_chars(&self.game.obj(obj).def, face), filter, None)
     }

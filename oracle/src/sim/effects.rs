@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Choice, Decision, Sim, SimError, TargetChoice};
-use crate::effects::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
+use crate::cards::instructions::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::mutants::{self, Mutant};
 use crate::outcome::Event;
@@ -667,7 +667,7 @@ impl Sim<'_> {
         &mut self,
         caster: PlayerId,
         from: &[PlayerId],
-        filter: &crate::effects::Filter,
+        filter: &crate::cards::instructions::Filter,
         exile_instead: bool,
     ) -> Result<Option<PlayerId>, SimError> {
         use crate::rules::casting::{castable_faces, is_castable, spell_matches};

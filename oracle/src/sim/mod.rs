@@ -9,13 +9,14 @@
 mod cast;
 mod effects;
 mod moves;
+pub mod script;
 
 pub(crate) use effects::destination_zone;
 
 use std::collections::BTreeMap;
 
 use crate::cards::def::CardType;
-use crate::effects::Effect;
+use crate::cards::instructions::Effect;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
 use crate::rules::Violation;
@@ -131,7 +132,7 @@ pub enum Decision {
         /// search must find (701.23h with 701.23d); 0 otherwise.
         joint_min: usize,
         /// Where each instruction puts the cards it finds.
-        to: Vec<crate::effects::Destination>,
+        to: Vec<crate::cards::instructions::Destination>,
     },
     /// Choose one card among options (e.g. from a revealed hand).
     ChooseCard {
@@ -184,7 +185,7 @@ pub enum Decision {
         options: Vec<String>,
         /// The kind of card named ("a nonland card name"), which decides what else may be
         /// named (201.3): names of cards outside the game are legal too.
-        filter: crate::effects::Filter,
+        filter: crate::cards::instructions::Filter,
     },
     /// Whether to cast a spell from a graveyard as part of a resolving effect, and which
     /// (card, half) — answered with `Cast`.
@@ -705,13 +706,9 @@ impl<'d> Sim<'d> {
                 let mut chosen = Vec::new();
                 for p in crate::rules::apnap::apnap_order(self.game.players.len()) {
                     for card in self.game.zone(ZoneRef::Hand(p)).to_vec() {
-                        let begins = self
-                            .game
-                            .obj(card)
-                            .def
-                            .faces()
-                            .iter()
-                            .any(|f| f.statics.contains(&crate::effects::StaticAbility::BeginOnBattlefield));
+                        let begins = self.game.obj(card).def.faces().iter().any(|f| {
+                            f.statics.contains(&crate::cards::instructions::StaticAbility::BeginOnBattlefield)
+                        });
                         let decision = Decision::May { player: p, about: "begin_on_battlefield", card: Some(card) };
                         if begins && effects_yes_no(self, &decision)? {
                             chosen.push((p, card));

@@ -432,7 +432,7 @@ impl Sim<'_> {
             .iter()
             .flat_map(|&o| {
                 self.game.obj(o).def.faces().into_iter().flat_map(|f| f.replacements.iter()).filter_map(|r| match r {
-                    crate::effects::Replacement::AsEntersMill { count } => Some(*count),
+                    crate::cards::instructions::Replacement::AsEntersMill { count } => Some(*count),
                     _ => None,
                 })
             })
@@ -541,7 +541,7 @@ impl Sim<'_> {
     /// changed, unless a hold is in progress ([`Sim::settle_reveals`]: not while a spell is being
     /// cast or an ability activated, 401.5), and after every step and resolution.
     pub(crate) fn apply_reveal_statics(&mut self) -> Result<(), SimError> {
-        use crate::effects::StaticAbility;
+        use crate::cards::instructions::StaticAbility;
         let n = self.game.players.len();
         let mut hands_revealed = vec![false; n];
         let mut top_revealed = vec![false; n];

@@ -7,7 +7,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::cards::def::{CardDef, CardType, Keyword, Supertype};
-use crate::effects::{Count, Destination, Effect, Filter, PlayerRef, SearchSpec, SearchZone, Target};
+use crate::cards::instructions::{Count, Destination, Effect, Filter, PlayerRef, SearchSpec, SearchZone, Target};
 use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
 
 /// Cards the generator draws zones from: basic and nonbasic lands, a flash creature, instants,

@@ -4,6 +4,8 @@
 //! strings (player names, scenario card ids, zone names such as `Bob.library`), which keeps an
 //! engine adapter free of oracle internals.
 
+pub mod concrete;
+
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
@@ -277,7 +279,7 @@ impl FixedPositions {
 
     /// The top groups as index ranges, clipped to a library of `len` cards.
     pub fn top_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
-        group_ranges(&self.top_groups, len)
+        crate::rules::shuffle::group_ranges(&self.top_groups, len)
     }
 
     /// How many cards from the bottom are in fixed groups.
@@ -289,23 +291,11 @@ impl FixedPositions {
     pub fn bottom_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
         let top = self.top().min(len);
         let start = len - self.bottom().min(len - top);
-        group_ranges(&self.bottom_groups, len - start).into_iter().map(|r| r.start + start..r.end + start).collect()
+        crate::rules::shuffle::group_ranges(&self.bottom_groups, len - start)
+            .into_iter()
+            .map(|r| r.start + start..r.end + start)
+            .collect()
     }
-}
-
-/// Consecutive groups of the given sizes as index ranges from 0, clipped to `len`.
-pub fn group_ranges(sizes: &[usize], len: usize) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for &g in sizes {
-        let end = (start + g).min(len);
-        if start >= end {
-            break;
-        }
-        out.push(start..end);
-        start = end;
-    }
-    out
 }
 
 /// An outcome the oracle computed, with which library positions are fixed. Its `outcome` is in
@@ -403,7 +393,10 @@ impl Outcome {
         out.counters.retain(|_, v| *v != 0);
         out.events = canonical_events(&self.events);
         // 701.20a: revealing (or looking at) no card shows nothing; logged or not, it is the same.
-        out.events.retain(|e| !crate::rules::reveal::shows_nothing(&e.event));
+        out.events.retain(|e| {
+            !matches!(&e.event, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }
+                if crate::rules::reveal::shows_nothing(cards))
+        });
         out
     }
 }

@@ -167,3 +167,13 @@ impl<D: Decider> Decider for Scripted<'_, D> {
         self.inner.decide(game, step, decision)
     }
 }
+
+/// An illegal answer that came from the script is the scenario author's error, at that entry.
+pub fn blame_script(error: SimError, last_scripted: Option<usize>) -> SimError {
+    match (error, last_scripted) {
+        (SimError::Illegal { violation, options, .. }, Some(entry)) => {
+            SimError::ScriptIllegal { entry, violation, options }
+        }
+        (e, _) => e,
+    }
+}

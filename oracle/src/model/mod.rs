@@ -4,12 +4,15 @@
 //! `object_no` changes whenever it becomes a new object (CR 400.7), which is how targets and
 //! "that card" references go stale.
 
+mod chars;
+
+pub use chars::Chars;
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
 
 use crate::cards::def::CardDef;
-use crate::rules::characteristics::Chars;
 
 /// A player, by seat: index 0 is the active player, then turn order (CR 101.4).
 pub type PlayerId = usize;
