@@ -60,26 +60,26 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
-/// The text of a page outside fenced code blocks and inline code spans (which show link syntax
-/// without being links), line by line.
-fn prose(text: &str) -> Vec<String> {
+/// A page's lines, with the fence lines and the lines inside fenced code blocks blanked (they
+/// may show link or heading syntax without being either).
+fn unfenced(text: &str) -> Vec<&str> {
     let mut fenced = false;
-    let mut lines = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            lines.push(String::new());
-            continue;
-        }
-        if fenced {
-            lines.push(String::new());
-            continue;
-        }
-        // Drop the contents of `code spans`, keeping what surrounds them.
-        let kept: String = line.split('`').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, part)| part).collect();
-        lines.push(kept);
-    }
-    lines
+    text.lines()
+        .map(|line| {
+            let fence = line.trim_start().starts_with("```");
+            fenced ^= fence;
+            if fence || fenced { "" } else { line }
+        })
+        .collect()
+}
+
+/// The text of a page outside fenced code blocks and inline code spans, line by line.
+fn prose(text: &str) -> Vec<String> {
+    // Drop the contents of `code spans`, keeping what surrounds them.
+    unfenced(text)
+        .into_iter()
+        .map(|line| line.split('`').enumerate().filter(|(i, _)| i % 2 == 0).map(|(_, part)| part).collect())
+        .collect()
 }
 
 /// Every inline link target `[text](target)` of a page, with its line number.
@@ -110,16 +110,7 @@ fn anchor(heading: &str) -> String {
 
 /// The anchors of a page's headings (outside code blocks).
 fn anchors(text: &str) -> Vec<String> {
-    let mut fenced = false;
-    let mut found = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-        } else if !fenced && line.starts_with('#') {
-            found.push(anchor(line.trim_start_matches('#')));
-        }
-    }
-    found
+    unfenced(text).into_iter().filter(|l| l.starts_with('#')).map(|l| anchor(l.trim_start_matches('#'))).collect()
 }
 
 #[test]
