@@ -4,7 +4,7 @@
 //! names for each, labelled from the Comprehensive Rules: outcomes the reference engine reports
 //! with one of its mutants (`mutant`), and hand-made corruptions (`corrupt`) of a legal outcome it
 //! reports. One test judges them all; at least 95% must name the expected clause first, and the
-//! misses must be exactly the ones the README lists (each with its reason). A second assertion:
+//! misses must be exactly the ones `docs/decisions.md` lists (each with its reason). A second assertion:
 //! every mutant has a case labelled with its own clause, and is caught with it.
 
 use std::collections::BTreeSet;
@@ -193,12 +193,16 @@ fn diagnose(case: &Case) -> Result<String, String> {
     }
 }
 
-/// The misses the README's "Diagnosis" subsection lists, as `file#index`.
+/// The "Diagnosis" section of `docs/decisions.md`, up to the next heading.
+fn diagnosis_section() -> String {
+    let page = std::fs::read_to_string(repo_root().join("docs/decisions.md")).expect("docs/decisions.md");
+    let section = page.split("\n## Diagnosis\n").nth(1).expect("docs/decisions.md has a Diagnosis section");
+    section.split("\n#").next().unwrap_or(section).to_string()
+}
+
+/// The misses the "Diagnosis" section of `docs/decisions.md` lists, as `file#index`.
 fn listed_misses() -> BTreeSet<String> {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README");
-    let section = readme.split("### Diagnosis").nth(1).expect("README has a Diagnosis subsection");
-    let section = section.split("\n#").next().unwrap_or(section);
-    section.split('`').filter(|w| w.contains(".json#")).map(str::to_string).collect()
+    diagnosis_section().split('`').filter(|w| w.contains(".json#")).map(str::to_string).collect()
 }
 
 #[test]
@@ -223,15 +227,13 @@ fn the_first_difference_names_the_root_cause() {
     }
     assert!(hits * 100 >= cases.len() * 95, "only {hits} of {} name the expected clause first", cases.len());
     let missed: BTreeSet<String> = misses.iter().map(|(id, ..)| id.clone()).collect();
-    assert_eq!(missed, listed_misses(), "the README's Diagnosis subsection must list exactly the misses");
+    assert_eq!(missed, listed_misses(), "the Diagnosis section of docs/decisions.md must list exactly the misses");
 }
 
-/// Mutants the README's "Diagnosis" subsection lists as not yet caught with their own clause.
+/// Mutants the "Diagnosis" section of `docs/decisions.md` lists as not yet caught with their own
+/// clause.
 fn listed_mutant_misses() -> BTreeSet<String> {
-    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README");
-    let section = readme.split("### Diagnosis").nth(1).expect("README has a Diagnosis subsection");
-    let section = section.split("\n#").next().unwrap_or(section);
-    section.split('`').filter(|w| Mutant::from_name(w).is_some()).map(str::to_string).collect()
+    diagnosis_section().split('`').filter(|w| Mutant::from_name(w).is_some()).map(str::to_string).collect()
 }
 
 #[test]
@@ -246,5 +248,9 @@ fn every_mutant_is_caught_with_its_own_clause_first() {
             not_own.insert(m.name().to_string());
         }
     }
-    assert_eq!(not_own, listed_mutant_misses(), "mutants not caught with their own clause first (README lists them)");
+    assert_eq!(
+        not_own,
+        listed_mutant_misses(),
+        "mutants not caught with their own clause first (docs/decisions.md lists them)"
+    );
 }

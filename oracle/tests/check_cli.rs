@@ -200,10 +200,8 @@ fn partitions_split_the_corpus_and_bad_arguments_exit_2() {
 }
 
 #[test]
-fn the_readme_example_adapter_is_the_file_in_engines_and_it_passes_what_it_handles() {
-    let adapter = std::fs::read_to_string(repo().join("engines/example_adapter.py")).expect("adapter");
-    let readme = std::fs::read_to_string(repo().join("README.md")).expect("README");
-    assert!(readme.contains(adapter.trim()), "README.md must show engines/example_adapter.py verbatim");
+fn the_example_adapter_passes_what_it_handles() {
+    // The docs link to engines/example_adapter.py rather than embed a copy (oracle/tests/docs.rs).
     let dir = scratch("adapter");
     let json = dir.join("r.json");
     let o = oracle(&[
