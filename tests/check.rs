@@ -244,6 +244,15 @@ fn a_report_that_cannot_be_written_leaves_nothing_behind() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "only the report, no temporary file");
 }
 
+/// Options for checking the reference engine in process (no engine command runs), validating
+/// every message.
+fn in_process_reference(mode: Mode) -> CheckOptions {
+    let mut opts = opts(EngineCommand::shell("true"), 10_000);
+    opts.mode = mode;
+    opts.validate = true;
+    opts
+}
+
 /// The checker behind the `engine_diff` fuzz target, over seeded random scenarios: the reference
 /// engine (in process) is never judged wrong under any choice policy, and a mutant that skips the
 /// shuffle after a search is caught on some of them.
@@ -255,15 +264,7 @@ fn generated_scenarios_through_the_reference_engine_and_a_mutant() {
     use mtg_oracle::scenario::load_scenario;
     use mtg_oracle::serve::{Policy, ServeOptions};
     let pool = pool();
-    let opts = CheckOptions {
-        engine: EngineCommand::shell("true"),
-        mode: Mode::Scripted,
-        timeout: Duration::from_secs(10),
-        validate: true,
-        partition: None,
-        baseline: Baseline::default(),
-        limits: mtg_oracle::check::engine::Limits::default(),
-    };
+    let opts = in_process_reference(Mode::Scripted);
     let mut checker = Checker::new(&opts);
     let (mut passed, mut caught) = (0, 0);
     for seed in 0..60u64 {
@@ -298,15 +299,7 @@ fn random_reference_runs_of_every_bundled_scenario_are_judged_legal() {
     use mtg_oracle::scenario::load_file;
     use mtg_oracle::serve::{Policy, ServeOptions};
     let pool = pool();
-    let opts = CheckOptions {
-        engine: EngineCommand::shell("true"),
-        mode: Mode::Free,
-        timeout: Duration::from_secs(10),
-        validate: true,
-        partition: None,
-        baseline: Baseline::default(),
-        limits: mtg_oracle::check::engine::Limits::default(),
-    };
+    let opts = in_process_reference(Mode::Free);
     let mut checker = Checker::new(&opts);
     let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/");
     let mut wrong = Vec::new();

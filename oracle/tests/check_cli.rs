@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::repo;
+use common::{Reports, repo};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mtg-oracle");
 
@@ -52,30 +52,22 @@ fn statuses(report: &Path) -> Vec<(String, String)> {
 #[test]
 fn check_without_an_engine_passes_every_bundled_scenario_and_writes_every_report() {
     let dir = scratch("reference");
-    let (junit, json, md) = (dir.join("junit.xml"), dir.join("report.json"), dir.join("matrix.md"));
-    let o = oracle(&[
-        "check",
-        "--seed",
-        "11",
-        "--junit",
-        junit.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-        "--markdown",
-        md.to_str().unwrap(),
-    ]);
+    let reports = Reports::in_dir(&dir);
+    let (junit, json, md) = (&reports.junit, &reports.json, &reports.markdown);
+    let flags = reports.flags();
+    let o = oracle(&[&["check", "--seed", "11"][..], &flags.iter().map(String::as_str).collect::<Vec<_>>()].concat());
     let n = scenario_count();
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).lines().last(), Some(format!("{n} passed, 0 failed").as_str()), "{}", stdout(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("seed 11"), "the seed is printed");
-    let s = statuses(&json);
+    let s = statuses(json);
     assert_eq!(s.len(), n);
     assert!(s.iter().all(|(_, st)| st == "PASS"));
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     assert_eq!(report["engine"]["seed"], 11);
     assert!(report["corpus"]["digest"].is_string());
-    assert!(std::fs::read_to_string(&junit).unwrap().contains(&format!("tests=\"{n}\" failures=\"0\"")));
-    let matrix = std::fs::read_to_string(&md).unwrap();
+    assert!(std::fs::read_to_string(junit).unwrap().contains(&format!("tests=\"{n}\" failures=\"0\"")));
+    let matrix = std::fs::read_to_string(md).unwrap();
     assert!(matrix.contains("| 701.23b |"));
     // The summary comes first: counts per status and the pass rate of the scenarios run.
     let summary = format!("| {n} | {n} | 0 | 0 | 0 | 0 | 0 | 100.0% |");
@@ -242,22 +234,13 @@ fn declared_unobservable_fields_are_not_judged_and_every_report_names_them() {
     assert!(!out.contains("701.23h"), "a missing field is not an extra search: {out}");
     // Declared as not reported, they are not judged, and every report names them per scenario.
     let dir = scratch("unobserved");
-    let (junit, json, md) = (dir.join("junit.xml"), dir.join("report.json"), dir.join("matrix.md"));
+    let reports = Reports::in_dir(&dir);
+    let (junit, json, md) = (&reports.junit, &reports.json, &reports.markdown);
     let engine = fake(&format!("{strip} observables=moves_within_library,looked_at,revealed_empty,trigger_kind"));
-    let o = oracle(&[
-        "check",
-        "--engine",
-        &engine,
-        "--validate",
-        "--junit",
-        junit.to_str().unwrap(),
-        "--json",
-        json.to_str().unwrap(),
-        "--markdown",
-        md.to_str().unwrap(),
-        tutor,
-        capped,
-    ]);
+    let flags = reports.flags();
+    let mut args = vec!["check", "--engine", &engine, "--validate"];
+    args.extend(flags.iter().map(String::as_str));
+    let o = oracle(&[&args[..], &[tutor, capped]].concat());
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{out}");
     assert!(
@@ -267,7 +250,7 @@ fn declared_unobservable_fields_are_not_judged_and_every_report_names_them() {
         "{out}"
     );
     assert!(out.contains("library_top not observed"), "{out}");
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
     let unobserved: Vec<String> = report["scenarios"]
         .as_array()
         .unwrap()

@@ -299,19 +299,19 @@ fn failing_and_unloadable_scenarios_count_as_failing_and_the_run_goes_on() {
     assert!(!report.gate_passes(), "an unreadable scenario fails the gate");
 }
 
+/// Options for a coverage run of the tiny index over one Splinter scenario, in `dir`, writing the
+/// markdown report to `markdown` and the JSON one to `json`.
+fn splinter_reports(dir: &Path, markdown: PathBuf, json: Option<PathBuf>) -> Options {
+    let index = write(&dir.join("index.yaml"), TINY_INDEX);
+    let scenario = write(&dir.join("splinter.yaml"), &splinter_citing_ruling());
+    Options { paths: vec![scenario], index: Some(index), thresholds: ONE_EACH, markdown: Some(markdown), json }
+}
+
 #[test]
 fn markdown_and_json_reports_are_written() {
     let dir = scratch("reports");
-    let index = write(&dir.join("index.yaml"), TINY_INDEX);
-    let scenario = write(&dir.join("splinter.yaml"), &splinter_citing_ruling());
+    let options = splinter_reports(&dir, dir.join("coverage.md"), Some(dir.join("coverage.json")));
     let pool = CardPool::bundled().expect("pool");
-    let options = Options {
-        paths: vec![scenario],
-        index: Some(index),
-        thresholds: ONE_EACH,
-        markdown: Some(dir.join("coverage.md")),
-        json: Some(dir.join("coverage.json")),
-    };
     let code = coverage::command(&options, &pool, &mut Vec::new(), &mut Vec::new());
     assert_eq!(code, 0);
     let md = std::fs::read_to_string(dir.join("coverage.md")).expect("markdown written");
@@ -334,16 +334,8 @@ fn markdown_and_json_reports_are_written() {
 #[test]
 fn a_report_that_cannot_be_written_exits_2() {
     let dir = scratch("unwritable");
-    let index = write(&dir.join("index.yaml"), TINY_INDEX);
-    let scenario = write(&dir.join("splinter.yaml"), &splinter_citing_ruling());
+    let options = splinter_reports(&dir, dir.join("no-such-dir").join("coverage.md"), None);
     let pool = CardPool::bundled().expect("pool");
-    let options = Options {
-        paths: vec![scenario],
-        index: Some(index),
-        thresholds: ONE_EACH,
-        markdown: Some(dir.join("no-such-dir").join("coverage.md")),
-        json: None,
-    };
     let mut err = Vec::new();
     assert_eq!(coverage::command(&options, &pool, &mut Vec::new(), &mut err), 2);
     assert!(String::from_utf8_lossy(&err).contains("can't write the markdown report"));

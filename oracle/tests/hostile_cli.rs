@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::repo;
+use common::{Reports, repo};
 
 fn bin() -> String {
     std::env::var("HOSTILE_CLI_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_mtg-oracle").to_string())
@@ -116,26 +116,17 @@ fn many_huge_answers_are_cut_as_they_arrive() {
     for i in 0..24 {
         std::fs::write(folder.join(format!("s{i:02}.yaml")), &source).unwrap();
     }
-    let (json, junit, md) = (dir.join("r.json"), dir.join("r.xml"), dir.join("r.md"));
-    let o = limited(
-        1200,
-        120,
-        &[
-            "check",
-            "--engine",
-            &hostile("long-text=yaml size=30000000"),
-            "--json",
-            json.to_str().unwrap(),
-            "--junit",
-            junit.to_str().unwrap(),
-            "--markdown",
-            md.to_str().unwrap(),
-            folder.to_str().unwrap(),
-        ],
-    );
+    let reports = Reports::in_dir(&dir);
+    let (json, junit, md) = (&reports.json, &reports.junit, &reports.markdown);
+    let engine = hostile("long-text=yaml size=30000000");
+    let flags = reports.flags();
+    let mut args = vec!["check", "--engine", &engine];
+    args.extend(flags.iter().map(String::as_str));
+    args.push(folder.to_str().unwrap());
+    let o = limited(1200, 120, &args);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
-    assert_eq!(statuses(&json).len(), 24);
-    for report in [&json, &junit, &md] {
+    assert_eq!(statuses(json).len(), 24);
+    for report in [json, junit, md] {
         let size = std::fs::metadata(report).unwrap().len();
         assert!(size < 1_000_000, "{}: {size} bytes", report.display());
     }

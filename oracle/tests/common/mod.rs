@@ -1,5 +1,6 @@
 //! Helpers shared by the oracle package's integration tests (a module of each test crate that
-//! declares `mod common;`, not a test of its own).
+//! declares `mod common;`, not a test of its own). Each test crate uses a part of it.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
@@ -14,4 +15,29 @@ pub fn scratch_dir(prefix: &str, name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
+}
+
+/// The three report files of a `check` run in a folder, and the flags that ask for them.
+pub struct Reports {
+    /// `--junit`.
+    pub junit: PathBuf,
+    /// `--json`.
+    pub json: PathBuf,
+    /// `--markdown`.
+    pub markdown: PathBuf,
+}
+
+impl Reports {
+    /// `junit.xml`, `report.json` and `matrix.md` in `dir`.
+    pub fn in_dir(dir: &Path) -> Self {
+        Reports { junit: dir.join("junit.xml"), json: dir.join("report.json"), markdown: dir.join("matrix.md") }
+    }
+
+    /// `--junit FILE --json FILE --markdown FILE`.
+    pub fn flags(&self) -> Vec<String> {
+        [("--junit", &self.junit), ("--json", &self.json), ("--markdown", &self.markdown)]
+            .into_iter()
+            .flat_map(|(flag, path)| [flag.to_string(), path.display().to_string()])
+            .collect()
+    }
 }
