@@ -379,6 +379,36 @@ fn a_malformed_index_gives_a_located_error() {
 }
 
 #[test]
+fn the_supporting_list_is_validated_and_not_a_coverage_target() {
+    let with = |entries: &str| format!("{TINY_INDEX}supporting:\n{entries}");
+    let error = |entries: &str| match RulesIndex::parse("index.yaml", &with(entries)) {
+        Ok(_) => panic!("should be refused:\n{entries}"),
+        Err(e) => e.to_string(),
+    };
+    // A clause outside the in-scope rules, with a one-line summary: fine, and nothing to cover.
+    let index =
+        RulesIndex::parse("index.yaml", &with("  - id: \"608.2b\"\n    summary: \"Targets are checked again.\"\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(index.supporting.len(), 1);
+    assert!(index.ids().all(|id| id != "608.2b"), "a supporting clause is not a coverage target");
+    assert_eq!(index.classify("608.2b"), Citation::Other);
+    // Listed in `clauses` too, at the second occurrence.
+    let e = error("  - id: \"701.23a\"\n    summary: \"Twice.\"\n");
+    assert_eq!(e, "index.yaml:17:9: rules index: supporting[0].id: `701.23a` is listed twice (first at clauses[0].id)");
+    // Under an in-scope rule number: it belongs in `clauses` or `out_of_scope`.
+    let e = error("  - id: \"701.23c\"\n    summary: \"Undefined quality.\"\n");
+    assert!(e.starts_with("index.yaml:17:9:") && e.contains("under the in-scope rule 701.23"), "{e}");
+    // Not a clause number.
+    let e = error("  - id: \"608.2B\"\n    summary: \"Targets.\"\n");
+    assert!(e.contains("supporting[0].id: `608.2B` is not a clause number"), "{e}");
+    // An empty summary, an unknown key.
+    let e = error("  - id: \"608.2b\"\n    summary: \"\"\n");
+    assert!(e.contains("supporting[0].summary: must not be empty"), "{e}");
+    let e = error("  - id: \"608.2b\"\n    summary: \"x\"\n    reason: \"y\"\n");
+    assert!(e.contains("unknown field `reason`"), "{e}");
+}
+
+#[test]
 fn a_missing_scenario_path_or_index_file_exits_2() {
     let dir = scratch("paths");
     let index = write(&dir.join("index.yaml"), TINY_INDEX);

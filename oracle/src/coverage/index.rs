@@ -3,7 +3,8 @@
 //!
 //! Loading validates more than the shape: ids are unique and well formed, every summary is one
 //! non-empty line, every clause sits under the rule number its `section` names, and ids a ruling
-//! relates to are real entries when they fall under an in-scope rule number. Every error names
+//! relates to are real entries when they fall under an in-scope rule number, and a `supporting`
+//! clause is neither in scope nor under an in-scope rule number. Every error names
 //! `file:line:column`.
 
 use std::collections::BTreeMap;
@@ -35,6 +36,11 @@ pub struct RulesIndex {
     /// Card rulings and rules-relevant pieces of the seed cards.
     #[serde(default)]
     pub rulings: Vec<RulingEntry>,
+    /// Clauses outside the scope that the code relies on and cites (casting, resolving, tokens…).
+    /// Not coverage targets: listed so that every clause id in the code is checked against the
+    /// index, and a renumbering of the CR fails a test instead of going unnoticed.
+    #[serde(default)]
+    pub supporting: Vec<SupportingEntry>,
 }
 
 /// One in-scope CR clause.
@@ -84,6 +90,16 @@ pub struct RulingEntry {
     /// Related CR clauses.
     #[serde(default)]
     pub clauses: Vec<String>,
+}
+
+/// A clause outside the scope that the code relies on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SupportingEntry {
+    /// The clause number, e.g. `608.2b`.
+    pub id: String,
+    /// One line, in our own words: what the clause says, as far as the code relies on it.
+    pub summary: String,
 }
 
 /// What an id cited by a scenario is, as far as the index can tell.
@@ -190,6 +206,19 @@ impl RulesIndex {
                 ));
             }
             check_line(&o.reason, format!("{at}.reason"), &mut out);
+        }
+        for (i, s) in self.supporting.iter().enumerate() {
+            let at = format!("supporting[{i}]");
+            unique(&s.id, format!("{at}.id"), &mut out);
+            if !is_clause_id(&s.id) {
+                out.push((format!("{at}.id"), format!("`{}` is not a clause number like 608.2 or 608.2b", s.id)));
+            } else if let Some(rule) = self.clause_family_of(&s.id) {
+                out.push((
+                    format!("{at}.id"),
+                    format!("`{}` is under the in-scope rule {rule}: list it under clauses or out_of_scope", s.id),
+                ));
+            }
+            check_line(&s.summary, format!("{at}.summary"), &mut out);
         }
         for (i, r) in self.rulings.iter().enumerate() {
             let at = format!("rulings[{i}]");

@@ -353,7 +353,7 @@ pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Res
             let text = String::from_utf8_lossy(data);
             let loaded = load_str(artifact, &text, pool()).map_err(|e| {
                 format!(
-                    "the artifact is not a loadable scenario ({e}); a loader finding belongs in tests/load_errors.rs, not in scenarios/"
+                    "the artifact is not a loadable scenario ({e}); a loader finding belongs in tests/invalid/, not in scenarios/"
                 )
             })?;
             loaded.scenario
