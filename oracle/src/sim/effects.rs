@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Choice, Decision, Sim, SimError, TargetChoice};
+use super::{Choice, Decision, MayAbout, Sim, SimError, TargetChoice};
 use crate::cards::instructions::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::mutants::{self, Mutant};
@@ -13,7 +13,7 @@ use crate::rules::apnap::{apnap_order, bit, opponents};
 use crate::rules::characteristics::matches;
 use crate::rules::search::{
     PartPlan, check_found, check_library_cap, ends_merge_window, inside_one_search, joint_minimum, library_caps,
-    mergeable, plan_part, runs_after_merged_search,
+    library_caps_in_play, mergeable, plan_part, runs_after_merged_search,
 };
 use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
@@ -99,6 +99,15 @@ impl Ctx {
 }
 
 impl Sim<'_> {
+    /// The first of the players `r` refers to (APNAP order); an error when there is none (each
+    /// opponent, in a game of one player).
+    fn player(&self, ctx: &Ctx, r: PlayerRef) -> Result<PlayerId, SimError> {
+        self.players(ctx, r)?.first().copied().ok_or_else(|| SimError::Unsupported {
+            step: self.step,
+            message: "the instruction refers to a player this game doesn't have".into(),
+        })
+    }
+
     fn players(&self, ctx: &Ctx, r: PlayerRef) -> Result<Vec<PlayerId>, SimError> {
         let n = self.game.players.len();
         let step = self.step;
@@ -247,16 +256,14 @@ impl Sim<'_> {
                 }
             }
             Effect::ChooseCard { chooser, from, filter } => {
-                let chooser = self.players(ctx, *chooser)?[0];
-                let from = self.players(ctx, *from)?[0];
+                let chooser = self.player(ctx, *chooser)?;
+                let from = self.player(ctx, *from)?;
                 let options: Vec<ObjId> = self
                     .game
                     .zone(ZoneRef::Hand(from))
                     .iter()
                     .copied()
-                    .filter(|&o| {
-                        matches(&self.game.obj(o).chars, filter, None) || mutants::is(Mutant::LobotomyBasicLand)
-                    })
+                    .filter(|&o| matches(&self.game.obj(o).chars, filter, None) || self.bug(Mutant::LobotomyBasicLand))
                     .collect();
                 ctx.chosen = None;
                 ctx.chosen_names = None;
@@ -347,12 +354,16 @@ impl Sim<'_> {
                     // top_cards leaves the cards it returns on top (701.20b).
                     let cards = self.top_cards(p, *count as usize, "look")?;
                     self.look_at_cards(p, &cards);
-                    // 701.20d: the reordered cards are new objects, no longer revealed; 401.4:
-                    // their owner chose the order, which the oracle leaves open.
-                    let len = self.game.zone(ZoneRef::Library(p)).len();
-                    self.game.shapes[p].merge_top(cards.len(), len);
-                    for &c in &cards {
-                        crate::rules::reveal::reordered(&mut self.game, c, p);
+                    // Mutant `revealed-cards-stay-known-after-reorder`: the cards stay the objects
+                    // they were, known as they were; only their order is open.
+                    let kept: Vec<_> = if self.bug(Mutant::RevealedTopStaysKnown) {
+                        cards.iter().map(|&c| (c, self.game.obj(c).clone())).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    crate::rules::reveal::put_back_in_any_order(&mut self.game, p, &cards);
+                    for (c, obj) in kept {
+                        self.game.objs[c] = obj;
                     }
                     // 401.5: a continuously revealed top card is revealed again once they are back.
                     self.settle_reveals();
@@ -370,13 +381,10 @@ impl Sim<'_> {
                 };
                 // One action (701.24c): no top card is revealed before the shuffle (401.5).
                 self.hold_reveals();
-                if let Some(obj) = self.object(ctx, *r) {
-                    if crate::rules::replacement::flashback_exiles(&self.game, obj) {
-                        // 702.34a: a flashback spell is exiled instead of going anywhere else.
-                        self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
-                    } else {
-                        self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "701.24c");
-                    }
+                if let Some(obj) = self.object(ctx, *r)
+                    && !self.moved_instead_of_leaving_stack(obj)
+                {
+                    self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "701.24c");
                 }
                 // 701.24c: the library is shuffled even if the object isn't where it was expected.
                 self.shuffle_for(owner, "701.24c");
@@ -450,15 +458,15 @@ impl Sim<'_> {
             Effect::GainLifeForEach { player, filter } => {
                 for p in self.players(ctx, *player)? {
                     // 709.2: a split card is one card, counted once.
-                    let n = self
-                        .game
-                        .zone(ZoneRef::Graveyard(p))
-                        .iter()
-                        .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
-                        .map(|&o| {
-                            if mutants::is(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
-                        })
-                        .sum::<usize>();
+                    let n =
+                        self.game
+                            .zone(ZoneRef::Graveyard(p))
+                            .iter()
+                            .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
+                            .map(|&o| {
+                                if self.bug(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
+                            })
+                            .sum::<usize>();
                     // The amount is decided by 709.2 when a split card is among the counted cards.
                     let split = self.game.zone(ZoneRef::Graveyard(p)).iter().any(|&o| {
                         matches(&self.game.obj(o).chars, filter, None) && !self.game.obj(o).def.split.is_empty()
@@ -522,7 +530,7 @@ impl Sim<'_> {
                 }
             }
             Effect::NameCard { player, filter } => {
-                let p = self.players(ctx, *player)?[0];
+                let p = self.player(ctx, *player)?;
                 let options = crate::rules::naming::nameable(&self.game, filter);
                 let name = match self.decide(&Decision::Name {
                     player: p,
@@ -635,7 +643,8 @@ impl Sim<'_> {
                     return Ok(());
                 }
                 if *optional {
-                    let decision = Decision::May { player: ctx.controller, about: "counters", card: Some(source) };
+                    let decision =
+                        Decision::May { player: ctx.controller, about: MayAbout::Counters, card: Some(source) };
                     if !self.yes_no(&decision)? {
                         return Ok(());
                     }
@@ -857,12 +866,14 @@ impl Sim<'_> {
     /// One search (701.23), possibly of several merged instructions (701.23h), by one or more
     /// searchers at once (701.23i).
     fn search(&mut self, ctx: &mut Ctx, specs: &[SearchSpec]) -> Result<(), SimError> {
-        let head = &specs[0];
+        let Some(head) = specs.first() else {
+            return Ok(());
+        };
         let searchers = self.players(ctx, head.searcher)?;
         // 101.4 / 701.23g: each player offered the choice decides, in APNAP order, whether to search.
         let mut active = Vec::new();
         for p in searchers {
-            if !head.optional || self.yes_no(&Decision::May { player: p, about: "search", card: None })? {
+            if !head.optional || self.yes_no(&Decision::May { player: p, about: MayAbout::Search, card: None })? {
                 active.push(p);
             } else {
                 // A declined search prevents the search and what follows it (the shuffle).
@@ -880,7 +891,7 @@ impl Sim<'_> {
         let mut windows = BTreeMap::new();
         for &searcher in &active {
             let whose = match head.whose {
-                Some(r) => self.players(ctx, r)?[0],
+                Some(r) => self.player(ctx, r)?,
                 None => searcher,
             };
             let (looked_at, cap) = self.look(searcher, whose, &head.zones, &mut windows)?;
@@ -893,7 +904,7 @@ impl Sim<'_> {
             let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
             // Mutant `sequential-searches`: a later searcher looks after earlier finds have left.
             let looked_at = match cap {
-                Some(n) if mutants::is(Mutant::SequentialSearches) && head.zones == [SearchZone::Library] => {
+                Some(n) if self.bug(Mutant::SequentialSearches) && head.zones == [SearchZone::Library] => {
                     mutants::slid_window(&self.game, whose, n, &taken)
                 }
                 _ => looked_at,
@@ -901,7 +912,12 @@ impl Sim<'_> {
             let mut parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
-                .map(|(s, n)| plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref())))
+                .map(|(s, n)| {
+                    let mut plan = plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref()));
+                    // Mutants `public-copies-optional`, `quantity-search-finds-fewer`.
+                    mutants::adjust_plan(self.mutant, &mut plan);
+                    plan
+                })
                 .collect();
             let joint_min = joint_minimum(&mut parts);
             let decision = Decision::Find {
@@ -931,7 +947,7 @@ impl Sim<'_> {
         let names = self.names();
         for (searcher, whose, looked_at, cap, found) in &results {
             // Mutant `empty-library-not-searched`: an empty library "can't be searched".
-            if mutants::is(Mutant::EmptyLibraryNotSearched)
+            if self.bug(Mutant::EmptyLibraryNotSearched)
                 && head.zones == [SearchZone::Library]
                 && self.game.zone(ZoneRef::Library(*whose)).is_empty()
             {
@@ -940,7 +956,15 @@ impl Sim<'_> {
             let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
-            let clause = crate::rules::search::search_clause(&self.game, specs, *cap, *whose);
+            // Mutant `mindcensor-limits-controller`: a limit in play limits someone, so 701.23f.
+            let clause = if self.bug(Mutant::MindcensorLimitsController)
+                && head.zones.contains(&SearchZone::Library)
+                && !library_caps_in_play(&self.game).is_empty()
+            {
+                "701.23f"
+            } else {
+                crate::rules::search::search_clause(&self.game, specs, *cap, *whose)
+            };
             self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
             // 701.23a: the searcher looks at every card of the zones searched — only the top
             // cards under a 701.23f limit — so they know each card of a hand or library they looked
@@ -952,7 +976,7 @@ impl Sim<'_> {
                 }
             }
             // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
-            let times = if mutants::is(Mutant::MergedSearchTriggersTwice) { specs.len() } else { 1 };
+            let times = if self.bug(Mutant::MergedSearchTriggersTwice) { specs.len() } else { 1 };
             for _ in 0..times {
                 if head.zones.contains(&SearchZone::Library) {
                     self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
@@ -961,7 +985,8 @@ impl Sim<'_> {
         }
         for (searcher, whose, looked_at, cap, found) in &results {
             // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
-            let reveals = |s: &SearchSpec| s.reveal || mutants::is(Mutant::FoundCardRevealed);
+            let reveal_all = self.bug(Mutant::FoundCardRevealed);
+            let reveals = |s: &SearchSpec| s.reveal || reveal_all;
             let revealed: Vec<ObjId> =
                 specs.iter().zip(found).filter(|(s, _)| reveals(s)).flat_map(|(_, f)| f.iter().copied()).collect();
             // 701.23e: found cards are revealed only when the effect says so.
@@ -974,7 +999,7 @@ impl Sim<'_> {
                 let player = self.pname(*searcher);
                 self.emit(Event::Revealed { player, cards }, "701.23e");
             }
-            let shuffles = specs.iter().any(|s| s.shuffle) && !mutants::is(Mutant::NoShuffleAfterSearch);
+            let shuffles = specs.iter().any(|s| s.shuffle) && !self.bug(Mutant::NoShuffleAfterSearch);
             // Seed 003 (R003-01): a replacement that mills while a card enters from a library
             // doesn't mill the cards entering from it, though they are still there.
             let entering: Vec<ObjId> = specs
@@ -1016,14 +1041,11 @@ impl Sim<'_> {
                             // 406.3: face down, so no player may examine it except the one the
                             // effect allows.
                             self.move_card(o, ZoneRef::Exile, Position::Top, 0, "406.3");
+                            let visible = self.bug(Mutant::FaceDownExileVisible);
                             let obj = &mut self.game.objs[o];
                             obj.face_down = true;
                             obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
-                            obj.known = if mutants::is(Mutant::FaceDownExileVisible) {
-                                everyone_of(obj.known)
-                            } else {
-                                bit(*searcher)
-                            };
+                            obj.known = if visible { everyone_of(obj.known) } else { bit(*searcher) };
                             obj.flags.playable_by = Some(*searcher);
                         }
                     }
@@ -1036,10 +1058,14 @@ impl Sim<'_> {
             self.hold_reveals();
             if shuffles {
                 // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
-                let untouched = mutants::below_window(&self.game, *whose, cap.is_some(), looked_at);
+                let untouched = if cap.is_some() && self.bug(Mutant::MindcensorShufflesTopOnly) {
+                    mutants::below_window(&self.game, *whose, looked_at)
+                } else {
+                    Vec::new()
+                };
                 // 701.24b: cards bound for a position in the library are not part of the shuffle
                 // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
-                let shuffled_in = mutants::is(Mutant::FoundCardShuffledIn);
+                let shuffled_in = self.bug(Mutant::FoundCardShuffledIn);
                 // 701.23f: a capped search's "then shuffle" still refers to the whole library.
                 let clause = if cap.is_some() { "701.23f" } else { "701.24a" };
                 self.shuffle_except(
@@ -1101,8 +1127,13 @@ impl Sim<'_> {
             match z {
                 SearchZone::Library => {
                     // Mutant `mindcensor-ignored-multi-zone`: no limit when other zones are searched too.
-                    let caps = if zones.len() == 1 || !mutants::is(Mutant::MindcensorIgnoredMultiZone) {
-                        library_caps(&self.game, searcher)
+                    let caps = if zones.len() == 1 || !self.bug(Mutant::MindcensorIgnoredMultiZone) {
+                        // Mutant `mindcensor-limits-controller`: every limit applies to everyone.
+                        if self.bug(Mutant::MindcensorLimitsController) {
+                            library_caps_in_play(&self.game)
+                        } else {
+                            library_caps(&self.game, searcher)
+                        }
                     } else {
                         Vec::new()
                     };
@@ -1119,7 +1150,7 @@ impl Sim<'_> {
                                 }
                             };
                             // Mutant `mindcensor-bottom-n`: the bottom N cards instead.
-                            let bottom = mutants::is(Mutant::MindcensorBottomN);
+                            let bottom = self.bug(Mutant::MindcensorBottomN);
                             looked.extend(if bottom { mutants::bottom_window(&self.game, whose, n) } else { window });
                         }
                     }
@@ -1128,7 +1159,7 @@ impl Sim<'_> {
                 SearchZone::Outside => {
                     looked.extend(self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher));
                     // Mutant `outside-finds-others-cards`: every player's cards outside the game.
-                    if mutants::is(Mutant::OutsideFindsOthersCards) {
+                    if self.bug(Mutant::OutsideFindsOthersCards) {
                         let others = (0..self.game.players.len()).filter(|&p| p != searcher);
                         looked.extend(others.flat_map(|p| self.game.zone(ZoneRef::Outside(p)).to_vec()));
                     }
@@ -1190,7 +1221,7 @@ impl Sim<'_> {
             }
         };
         // Mutant `hidden-copies-forced`: an "all" search finds every match, whatever was chosen.
-        let found = if mutants::is(Mutant::HiddenCopiesForced) {
+        let found = if self.bug(Mutant::HiddenCopiesForced) {
             parts.iter().zip(found).map(|(p, f)| if p.all { p.candidates.clone() } else { f }).collect()
         } else {
             found

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use crate::cards::def::CardType;
 use crate::cards::instructions::Effect;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::mutants::Mutant;
 use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
 use crate::rules::Violation;
 use crate::rules::apnap::bit;
@@ -25,7 +26,7 @@ use crate::rules::casting::CastMode;
 use crate::rules::search::PartPlan;
 use crate::rules::shuffle::{library_segments, settle_top_of_segment};
 use crate::rules::triggers::{
-    Happening, LastOnBattlefield, PendingTrigger, apnap_groups, is_stack_order, triggered_by,
+    Happening, LastOnBattlefield, PendingTrigger, apnap_groups, is_stack_order, stacked_clause, triggered_by,
 };
 use crate::rules::zones::{Position, is_permanent_type};
 
@@ -106,15 +107,44 @@ pub enum Action {
     Exile(ObjId),
 }
 
+/// What a "may" decision is about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum MayAbout {
+    /// "You may search" (701.23g: even an empty library may be searched).
+    Search,
+    /// "You may put counters" on a permanent.
+    Counters,
+    /// "You may begin the game with this card on the battlefield" (a Leyline).
+    BeginOnBattlefield,
+}
+
+impl MayAbout {
+    /// Its name in messages: `search`, `counters`, `begin_on_battlefield`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MayAbout::Search => "search",
+            MayAbout::Counters => "counters",
+            MayAbout::BeginOnBattlefield => "begin_on_battlefield",
+        }
+    }
+}
+
+/// Shown as its quoted name, as a decision's description has always shown it.
+impl std::fmt::Debug for MayAbout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.name())
+    }
+}
+
 /// A choice the rules leave to a player, or to chance.
 #[derive(Debug, Clone)]
 pub enum Decision {
-    /// "may": whether to do something — `search` (701.23g) or `counters`.
+    /// "may": whether to do something ([`MayAbout`]).
     May {
         /// Who chooses.
         player: PlayerId,
         /// What about.
-        about: &'static str,
+        about: MayAbout,
         /// The source of the ability offering the choice, when it matters.
         card: Option<ObjId>,
     },
@@ -348,6 +378,51 @@ pub enum SimError {
     },
 }
 
+impl SimError {
+    /// Where in the scenario it happened: `steps[N]`, `decisions[N]`, or empty when the whole
+    /// scenario is concerned (too large to enumerate).
+    pub fn place(&self) -> String {
+        match self {
+            SimError::Illegal { step, .. }
+            | SimError::Invalid { step, .. }
+            | SimError::Unsupported { step, .. }
+            | SimError::Refused { step, .. }
+            | SimError::NoAnswer { step, .. } => format!("steps[{step}]"),
+            SimError::ScriptIllegal { entry, .. } => format!("decisions[{entry}]"),
+            SimError::TooLarge(_) => String::new(),
+        }
+    }
+
+    /// What went wrong, as the author of the scenario reads it (without [`SimError::place`]).
+    pub fn message(&self) -> String {
+        let legal = |options: &[String]| {
+            if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) }
+        };
+        match self {
+            SimError::Invalid { message, .. } | SimError::NoAnswer { message, .. } => message.clone(),
+            SimError::ScriptIllegal { violation, options, .. } => {
+                format!("not a legal choice — {violation}{}", legal(options))
+            }
+            SimError::Illegal { violation, options, .. } => format!("{violation}{}", legal(options)),
+            SimError::Unsupported { message, .. } => format!("not modelled: {message}"),
+            SimError::Refused { clause, message, .. } => format!(
+                "the rules forbid this step ({clause}: {message}); to expect that, wrap it in `attempt: {{step: …, \
+                 refused: \"{clause}\"}}`"
+            ),
+            SimError::TooLarge(m) => format!("too large to enumerate: {m}"),
+        }
+    }
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let place = self.place();
+        if place.is_empty() { f.write_str(&self.message()) } else { write!(f, "{place}: {}", self.message()) }
+    }
+}
+
+impl std::error::Error for SimError {}
+
 /// Answers decisions.
 pub trait Decider {
     /// Answers `decision`, taken during `step` of a game now in state `game`.
@@ -442,6 +517,8 @@ pub struct Sim<'d> {
     /// Playing as an engine rather than deciding legality: an attempted step the rules (as this
     /// engine plays them) allow is taken instead of being an error.
     pub engine_mode: bool,
+    /// The known rules bug this simulator plays with, if any (the reference engine's mutant).
+    mutant: Option<Mutant>,
     /// How many actions in progress hold back continuous reveals (401.5: casting a spell,
     /// activating an ability, and actions that move several cards at once).
     reveal_hold: u32,
@@ -469,12 +546,41 @@ impl<'d> Sim<'d> {
             step: 0,
             decider,
             engine_mode: false,
+            mutant: None,
             draws_in_step: BTreeMap::new(),
             reveal_hold: 0,
             top_reveals_seen: false,
             revealed_for_activation: None,
             lookback: Vec::new(),
             placed_at_once: None,
+        }
+    }
+
+    /// Plays with `mutant`, a known rules bug (none: the correct rules). Only the reference engine
+    /// sets one; characteristics the scenario's loader computed are brought in line with it.
+    pub fn set_mutant(&mut self, mutant: Option<Mutant>) {
+        self.mutant = mutant;
+        for obj in 0..self.game.objs.len() {
+            self.mutate_chars(obj);
+        }
+    }
+
+    /// True if the simulator plays with `mutant`.
+    pub(crate) fn bug(&self, mutant: Mutant) -> bool {
+        self.mutant == Some(mutant)
+    }
+
+    /// Mutant `split-mana-value-one-half`: `obj`'s characteristics, as the rules computed them,
+    /// with the bug applied.
+    pub(crate) fn mutate_chars(&mut self, obj: ObjId) {
+        if !self.bug(Mutant::SplitManaValueOneHalf) {
+            return;
+        }
+        let o = &mut self.game.objs[obj];
+        let mut chars = (*o.chars).clone();
+        crate::mutants::split_mana_value_one_half(&o.def, &mut chars);
+        if chars != *o.chars {
+            o.chars = std::sync::Arc::new(chars);
         }
     }
 
@@ -549,7 +655,15 @@ impl<'d> Sim<'d> {
     }
 
     fn trigger(&mut self, happening: Happening, died: Option<LastOnBattlefield>) {
-        self.pending.extend(triggered_by(&self.game, happening, died, &self.lookback));
+        let cycled = matches!(happening, Happening::Discarded { cycled: true, .. });
+        for t in triggered_by(&self.game, happening, died, &self.lookback) {
+            // Mutant `cycle-or-discard-twice`: a cycled card triggers "cycles or discards" once
+            // as a cycle and once as a discard.
+            if cycled && t.on == "cycled_or_discarded" && self.bug(Mutant::CycleOrDiscardTwice) {
+                self.pending.push(t.clone());
+            }
+            self.pending.push(t);
+        }
     }
 
     /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
@@ -605,7 +719,15 @@ impl<'d> Sim<'d> {
                 let (source, controller) = (self.id(t.source), self.pname(t.controller));
                 let player = t.triggering_player.map(|p| self.pname(p));
                 let target_names = self.target_names(&targets);
-                let clause = self.trigger_clause(&t, &group);
+                // The clause of the search that set off a search trigger (701.23f capped, 701.23h
+                // merged…): the last one logged.
+                let last_search = (t.on == "searched_library")
+                    .then(|| {
+                        let searches = self.log.iter().zip(&self.log_clauses).rev();
+                        searches.filter(|(e, _)| matches!(e.event, Event::Searched { .. })).map(|(_, &c)| c).next()
+                    })
+                    .flatten();
+                let clause = stacked_clause(&t, &group, last_search);
                 self.emit(
                     Event::Triggered { source, controller, on: t.on.to_string(), player, targets: target_names },
                     clause,
@@ -623,28 +745,6 @@ impl<'d> Sim<'d> {
             }
         }
         Ok(())
-    }
-
-    /// The clause that decided that `t` triggered (and how often): the trigger's own (603.2 and
-    /// the rule of its event, [`PendingTrigger::clause`]); for a search trigger, the clause of the
-    /// search that set it off (701.23f capped, 701.23h merged…); 701.24f when one library was
-    /// shuffled several times at once.
-    fn trigger_clause(&self, t: &PendingTrigger, group: &[PendingTrigger]) -> &'static str {
-        let same =
-            |u: &PendingTrigger| u.source == t.source && u.on == t.on && u.triggering_player == t.triggering_player;
-        if t.on == "shuffled_library" && group.iter().filter(|u| same(u)).count() > 1 {
-            return "701.24f";
-        }
-        if t.on == "searched_library" {
-            let last =
-                self.log.iter().zip(&self.log_clauses).rev().find(|(e, _)| matches!(e.event, Event::Searched { .. }));
-            if let Some((_, &clause)) = last
-                && clause != "701.23a"
-            {
-                return clause;
-            }
-        }
-        t.clause
     }
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
@@ -709,7 +809,8 @@ impl<'d> Sim<'d> {
                         let begins = self.game.obj(card).def.faces().iter().any(|f| {
                             f.statics.contains(&crate::cards::instructions::StaticAbility::BeginOnBattlefield)
                         });
-                        let decision = Decision::May { player: p, about: "begin_on_battlefield", card: Some(card) };
+                        let decision =
+                            Decision::May { player: p, about: MayAbout::BeginOnBattlefield, card: Some(card) };
                         if begins && effects_yes_no(self, &decision)? {
                             chosen.push((p, card));
                         }
@@ -862,7 +963,7 @@ impl<'d> Sim<'d> {
                 // 608.2b: an ability whose every target has become illegal doesn't resolve.
                 let all_illegal = !targets.is_empty()
                     && targets.iter().all(|t| !self.still_legal(*t))
-                    && !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve);
+                    && !self.bug(Mutant::IllegalTargetsStillResolve);
                 if all_illegal {
                     self.rule_decision("608.2b", Vec::new());
                 } else {
@@ -879,7 +980,7 @@ impl<'d> Sim<'d> {
                 let cast_face = &crate::rules::casting::face_def(&def, face);
                 let spell = cast_face.spell.clone();
                 // 608.2b: a spell whose every target has become illegal doesn't resolve.
-                let all_illegal = !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve)
+                let all_illegal = !self.bug(Mutant::IllegalTargetsStillResolve)
                     && spell.as_ref().is_some_and(|s| {
                         !s.targets.is_empty()
                             && targets.iter().enumerate().all(|(i, t)| {
