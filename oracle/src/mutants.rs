@@ -5,7 +5,7 @@
 //! against every mutant and reports which scenarios catch it: a corpus that lets a mutant survive
 //! can't catch that bug in a real engine.
 //!
-//! A mutant is a parameter of the simulator ([`crate::sim::Sim::set_mutant`]), set only by whoever
+//! A mutant is a parameter of the simulator (`Sim::set_mutant` in `sim`), set only by whoever
 //! builds the reference engine's simulator (`serve`, and through it `check`'s mutation run and
 //! the fuzzers' engine diff); `explore` and `judge` never set one, so the oracle can't see a
 //! mutant by accident. `rules/` knows nothing of mutants: each rules function returns the rules'
