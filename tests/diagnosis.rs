@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use mtg_oracle::judge::{Verdict, judge};
-use mtg_oracle::mutants::{self, Mutant};
+use mtg_oracle::mutants::Mutant;
 use mtg_oracle::outcome::Outcome;
 use mtg_oracle::scenario::load_file;
 use mtg_oracle::serve::{Policy, play_loaded, stable_hash};
@@ -168,11 +168,7 @@ fn diagnose(case: &Case) -> Result<String, String> {
     let path = repo_root().join(&case.scenario);
     let loaded = load_file(&path, &pool()).map_err(|e| e.to_string())?;
     let seed = stable_hash(&case.scenario);
-    // The engine loads the scenario itself, under its mutant (characteristics are computed then).
-    let mut observed = mutants::with(case.mutant, || {
-        let engine = load_file(&path, &pool()).map_err(|e| e.to_string())?;
-        play_loaded(&engine.setup, case.policy, seed)
-    })?;
+    let mut observed = play_loaded(&loaded.setup, case.policy, seed, case.mutant)?;
     if !case.corrupt.is_empty() {
         if !judge(&loaded.setup, &observed).is_legal() {
             return Err("the uncorrupted outcome is not legal".into());

@@ -16,7 +16,7 @@ use crate::rules::search::assign_parts;
 use crate::scenario::Setup;
 use crate::sim::script::Scripted;
 use crate::sim::script::blame_script;
-use crate::sim::{Choice, Decider, Decision, Sim, SimError};
+use crate::sim::{Choice, Decider, Decision, MayAbout, Sim, SimError};
 
 /// One way an observed outcome differs from what the rules allow.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -539,7 +539,7 @@ impl Decider for Observed<'_> {
         self.seen.extend(crate::offers::legal_at(game, step, decision));
         let who = game.players[decision.player()].name.clone();
         match (decision, choice) {
-            (Decision::May { player, about: "search", .. }, Choice::Bool(true)) => {
+            (Decision::May { player, about: MayAbout::Search, .. }, Choice::Bool(true)) => {
                 self.reserve_search(game, step, *player, true);
             }
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
@@ -595,10 +595,10 @@ impl Decider for Observed<'_> {
         match decision {
             // Each "yes" claims the log entry it corresponds to, so a second "may" in the same step
             // needs a second entry.
-            Decision::May { player, about: "search", .. } => {
+            Decision::May { player, about: MayAbout::Search, .. } => {
                 Ok(Choice::Bool(self.reserve_search(game, step, *player, false)))
             }
-            Decision::May { about: "begin_on_battlefield", card, .. } => {
+            Decision::May { about: MayAbout::BeginOnBattlefield, card, .. } => {
                 let id = card.map(|c| game.obj(c).id.clone()).unwrap_or_default();
                 Ok(Choice::Bool(
                     self.find(
@@ -1295,7 +1295,7 @@ fn judge_with_splits(
             clause: clause.to_string(),
             message: format!("step {step}: {message}"),
         }]),
-        Err(other) => Verdict::Error(format!("{other:?}")),
+        Err(other) => Verdict::Error(other.to_string()),
     };
     Replay { verdict, split_counts, read_counts, ran: ran_through, unchecked, seen }
 }

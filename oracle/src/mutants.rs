@@ -1,19 +1,27 @@
 //! Mutants: the reference engine (`mtg-oracle serve --mutant NAME`) with one known rules bug.
 //!
 //! Each [`Mutant`] is a bug real engines have had. It is a real change of behaviour: the
-//! simulator and the rules modules consult [`is`] at the exact spot where the bug lives (each
-//! hook is a line or two that names its mutant), so a mutant plays whole games with the bug.
-//! `mtg-oracle mutants` runs the bundled scenarios against every mutant and reports which
-//! scenarios catch it: a corpus that lets a mutant survive can't catch that bug in a real engine.
+//! simulator plays whole games with the bug, and `mtg-oracle mutants` runs the bundled scenarios
+//! against every mutant and reports which scenarios catch it: a corpus that lets a mutant survive
+//! can't catch that bug in a real engine.
 //!
-//! The active mutant is a thread-local setting, scoped with [`with`], rather than a parameter
-//! threaded through every rules function: the hooks stay one-liners, and the oracle's own judge
-//! (which runs on another thread or in another process than the engine it judges) can never see
-//! a mutant by accident.
+//! A mutant is a parameter of the simulator (`Sim::set_mutant` in `sim`), set only by whoever
+//! builds the reference engine's simulator (`serve`, and through it `check`'s mutation run and
+//! the fuzzers' engine diff); `explore` and `judge` never set one, so the oracle can't see a
+//! mutant by accident. `rules/` knows nothing of mutants: each rules function returns the rules'
+//! answer, and the simulator applies the bug where it calls it (each hook names its mutant).
+//! Where a bug lives inside a rules computation, the simulator adjusts the rules' result rather
+//! than giving the rules function a parameter that only a bug would use, with the helpers below:
+//! a split card's mana value ([`split_mana_value_one_half`]), a search plan's forced finds
+//! ([`adjust_plan`]), dredge's library-size condition ([`dredge_options_ignoring_library`]) and
+//! the windows of a limited search ([`bottom_window`], [`slid_window`], [`below_window`]). The
+//! one exception is in rules terms: [`crate::rules::search::library_caps_in_play`] lists every
+//! search limit on the battlefield whoever it applies to, which the rules also need for a
+//! search's clause. Option sets (`offers.rs`) take the mutant as a parameter the same way.
 
-use std::cell::Cell;
-
-use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::cards::def::CardDef;
+use crate::model::{Chars, Game, ObjId, PlayerId, ZoneRef};
+use crate::rules::search::{PartPlan, Quality};
 
 /// A known rules bug the reference engine can play with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -247,28 +255,6 @@ impl std::fmt::Display for Mutant {
     }
 }
 
-thread_local! {
-    static ACTIVE: Cell<Option<Mutant>> = const { Cell::new(None) };
-}
-
-/// True if `mutant` is active on this thread. The hooks in the simulator and the rules call it.
-pub fn is(mutant: Mutant) -> bool {
-    ACTIVE.with(|a| a.get() == Some(mutant))
-}
-
-/// Runs `f` with `mutant` active on this thread (none: the correct rules), restoring the previous
-/// setting afterwards, even if `f` panics.
-pub fn with<R>(mutant: Option<Mutant>, f: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Mutant>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            ACTIVE.with(|a| a.set(self.0));
-        }
-    }
-    let _restore = Restore(ACTIVE.with(|a| a.replace(mutant)));
-    f()
-}
-
 /// [`Mutant::MindcensorBottomN`]: the bottom `n` cards of a library instead of its top `n`.
 pub fn bottom_window(game: &Game, player: PlayerId, n: u32) -> Vec<ObjId> {
     let cards = game.zone(ZoneRef::Library(player));
@@ -283,10 +269,47 @@ pub fn slid_window(game: &Game, player: PlayerId, n: u32, taken: &std::collectio
 
 /// [`Mutant::MindcensorShufflesTopOnly`]: what players know of the library cards a capped search
 /// didn't look at, to be kept through a shuffle that (wrongly) leaves them alone.
-pub fn below_window(game: &Game, player: PlayerId, capped: bool, looked_at: &[ObjId]) -> Vec<(ObjId, u8)> {
-    if !capped || !is(Mutant::MindcensorShufflesTopOnly) {
-        return Vec::new();
-    }
+pub fn below_window(game: &Game, player: PlayerId, looked_at: &[ObjId]) -> Vec<(ObjId, u8)> {
     let cards = game.zone(ZoneRef::Library(player));
     cards.iter().filter(|o| !looked_at.contains(o)).map(|&o| (o, game.obj(o).known)).collect()
+}
+
+/// [`Mutant::SplitManaValueOneHalf`]: a split card's characteristics off the stack (`chars`,
+/// computed by the rules as both halves combined, 709.4) with its first half's mana value instead
+/// of the sum. Other characteristics — one half cast on the stack, a face-down card — are left
+/// as they are.
+pub fn split_mana_value_one_half(def: &CardDef, chars: &mut Chars) {
+    if !def.is_split() || *chars != crate::rules::characteristics::card_chars(def) {
+        return;
+    }
+    if let Some(first) = def.split.first() {
+        chars.mana_value = crate::rules::characteristics::face_chars(first).mana_value;
+    }
+}
+
+/// [`Mutant::PublicCopiesOptional`] and [`Mutant::QuantitySearchFindsFewer`]: a search plan
+/// (701.23b–d, [`crate::rules::search::plan_part`]) as the bug plans it — matching cards in public
+/// zones treated like hidden ones, or a search for "a card" that may find nothing.
+pub fn adjust_plan(mutant: Option<Mutant>, plan: &mut PartPlan) {
+    match mutant {
+        Some(Mutant::PublicCopiesOptional) => {
+            plan.public.clear();
+            // The forced finds of a stated quality are the public candidates: none now.
+            if plan.quality == Quality::Stated {
+                plan.min = 0;
+            }
+        }
+        Some(Mutant::QuantitySearchFindsFewer) if plan.quality == Quality::QuantityOnly => plan.min = 0,
+        _ => {}
+    }
+}
+
+/// [`Mutant::DredgeIgnoresLibrarySize`]: every card in `player`'s graveyard with dredge, however
+/// few cards their library has (702.52b says at least N).
+pub fn dredge_options_ignoring_library(game: &Game, player: PlayerId) -> Vec<ObjId> {
+    game.zone(ZoneRef::Graveyard(player))
+        .iter()
+        .copied()
+        .filter(|&o| game.obj(o).def.faces().iter().any(|f| f.dredge.is_some()))
+        .collect()
 }

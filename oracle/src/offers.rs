@@ -22,8 +22,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::judge::Difference;
 use crate::model::{Game, ZoneRef};
+use crate::mutants::Mutant;
 use crate::rules::search::Quality;
-use crate::sim::{Choice, Decider, Decision, SimError};
+use crate::sim::{Choice, Decider, Decision, MayAbout, SimError};
 
 /// The kinds of decision an offer can describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
@@ -176,10 +177,10 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
     })
 }
 
-/// What the reference engine offers at `decision`: the legal options, except under a mutant
+/// What the reference engine offers at `decision`: the legal options, except under a `mutant`
 /// that offers more or less (each hook names its mutant).
-pub fn reference_offer(game: &Game, step: usize, decision: &Decision) -> Option<Offer> {
-    use crate::mutants::{Mutant, is};
+pub fn reference_offer(game: &Game, step: usize, decision: &Decision, mutant: Option<Mutant>) -> Option<Offer> {
+    let is = |m: Mutant| mutant == Some(m);
     let legal = legal_at(game, step, decision)?;
     let mut offer = legal.offer;
     match decision {
@@ -194,7 +195,7 @@ pub fn reference_offer(game: &Game, step: usize, decision: &Decision) -> Option<
             }
         }
         // Mutant `may-search-not-offered`: "you may search" is answered yes without asking.
-        Decision::May { about: "search", .. } if is(Mutant::MaySearchNotOffered) => return None,
+        Decision::May { about: MayAbout::Search, .. } if is(Mutant::MaySearchNotOffered) => return None,
         _ => {}
     }
     offer.cards.sort();

@@ -42,29 +42,7 @@ impl RunResult {
 
 /// Turns a simulation error into a located error.
 pub fn locate_sim_error(loaded: &Loaded, error: &SimError) -> LoadError {
-    match error {
-        SimError::Invalid { step, message } => loaded.error_at(&format!("steps[{step}]"), message.clone()),
-        SimError::ScriptIllegal { entry, violation, options } => {
-            let legal = if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) };
-            loaded.error_at(&format!("decisions[{entry}]"), format!("not a legal choice — {violation}{legal}"))
-        }
-        SimError::Illegal { violation, step, options } => loaded.error_at(
-            &format!("steps[{step}]"),
-            format!(
-                "{violation}{}",
-                if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) }
-            ),
-        ),
-        SimError::Unsupported { step, message } => {
-            loaded.error_at(&format!("steps[{step}]"), format!("not modelled: {message}"))
-        }
-        SimError::Refused { step, clause, message } => loaded.error_at(
-            &format!("steps[{step}]"),
-            format!("the rules forbid this step ({clause}: {message}); to expect that, wrap it in `attempt: {{step: …, refused: \"{clause}\"}}`"),
-        ),
-        SimError::TooLarge(m) => loaded.error_at("", format!("too large to enumerate: {m}")),
-        SimError::NoAnswer { step, message, .. } => loaded.error_at(&format!("steps[{step}]"), message.clone()),
-    }
+    loaded.error_at(&error.place(), error.message())
 }
 
 /// Loads and runs one scenario file.

@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use crate::cards::CardPool;
 use crate::explore::options;
 use crate::model::Game;
-use crate::mutants::{self, Mutant};
+use crate::mutants::Mutant;
 use crate::offers::{Offer, reference_offer};
 use crate::outcome::Outcome;
 use crate::outcome::concrete::concretize;
@@ -158,7 +158,7 @@ pub fn stable_hash(text: &str) -> u64 {
 /// Runs one scenario and answers it.
 pub fn run_scenario(seq: u64, id: &str, message: &ScenarioMessage, pool: &CardPool, opts: ServeOptions) -> FromEngine {
     let seed = opts.seed ^ stable_hash(id);
-    match mutants::with(opts.mutant, || play(id, message, pool, opts.policy, seed)) {
+    match play(id, message, pool, opts.policy, seed, opts.mutant) {
         Ok((outcome, offered)) => FromEngine::Result { seq, outcome, offered },
         Err(Answer::Unsupported(reason)) => FromEngine::Unsupported { seq, reason, link: None },
         Err(Answer::Error(message)) => FromEngine::Error { seq: Some(seq), message },
@@ -176,26 +176,38 @@ fn play(
     pool: &CardPool,
     policy: Policy,
     seed: u64,
+    mutant: Option<Mutant>,
 ) -> Result<(Outcome, Vec<Offer>), Answer> {
     let loaded = load_scenario(id, to_scenario(message), pool).map_err(|e| Answer::Error(e.to_string()))?;
-    play_setup(&loaded.setup, policy, seed)
+    play_setup(&loaded.setup, policy, seed, mutant)
 }
 
 /// The outcome the reference engine reports for a loaded scenario, with the choices of `policy`
-/// and the shuffles of `seed` (under whatever mutant is active on this thread, [`mutants::with`]).
-/// `serve` seeds each scenario with `seed ^ stable_hash(id)`.
-pub fn play_loaded(setup: &crate::scenario::Setup, policy: Policy, seed: u64) -> Result<Outcome, String> {
-    play_setup(setup, policy, seed).map(|(outcome, _)| outcome).map_err(|e| match e {
+/// and the shuffles of `seed`, playing with `mutant` (none: the correct rules). `serve` seeds each
+/// scenario with `seed ^ stable_hash(id)`.
+pub fn play_loaded(
+    setup: &crate::scenario::Setup,
+    policy: Policy,
+    seed: u64,
+    mutant: Option<Mutant>,
+) -> Result<Outcome, String> {
+    play_setup(setup, policy, seed, mutant).map(|(outcome, _)| outcome).map_err(|e| match e {
         Answer::Unsupported(m) => format!("unsupported: {m}"),
         Answer::Error(m) => m,
     })
 }
 
-fn play_setup(setup: &crate::scenario::Setup, policy: Policy, seed: u64) -> Result<(Outcome, Vec<Offer>), Answer> {
-    let chooser = Chooser { policy, rng: StdRng::seed_from_u64(seed), offered: Vec::new() };
+fn play_setup(
+    setup: &crate::scenario::Setup,
+    policy: Policy,
+    seed: u64,
+    mutant: Option<Mutant>,
+) -> Result<(Outcome, Vec<Offer>), Answer> {
+    let chooser = Chooser { policy, rng: StdRng::seed_from_u64(seed), offered: Vec::new(), mutant };
     let mut decider = Scripted::new(&setup.script, chooser);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     sim.engine_mode = true;
+    sim.set_mutant(mutant);
     let ran = sim.run(&setup.actions);
     let legal = sim.outcome();
     drop(sim);
@@ -206,7 +218,7 @@ fn play_setup(setup: &crate::scenario::Setup, policy: Policy, seed: u64) -> Resu
             "step {step}: scripted decision {} is illegal: {violation}",
             decider.last.unwrap_or_default()
         ))),
-        Err(e) => Err(Answer::Error(format!("{e:?}"))),
+        Err(e) => Err(Answer::Error(e.to_string())),
     }
 }
 
@@ -216,15 +228,17 @@ struct Chooser {
     rng: StdRng,
     /// What it offered at each decision (protocol 2 `offered`).
     offered: Vec<Offer>,
+    /// The known rules bug it plays with, which may change what it offers too.
+    mutant: Option<Mutant>,
 }
 
 impl Decider for Chooser {
     fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, _choice: &Choice) {
-        self.offered.extend(reference_offer(game, step, decision));
+        self.offered.extend(reference_offer(game, step, decision, self.mutant));
     }
 
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
-        self.offered.extend(reference_offer(game, step, decision));
+        self.offered.extend(reference_offer(game, step, decision, self.mutant));
         let none = || SimError::Unsupported { step, message: format!("a decision with no legal answer: {decision:?}") };
         if let Decision::Random { from, count, .. } = decision {
             // Chance, not a choice: which cards a random shuffle left on top.

@@ -50,7 +50,7 @@ pub fn no_such_choice(
                     violation.clause, violation.message
                 ),
             ),
-            other => mk(Status::Invalid, format!("the oracle can't run this scenario with its script: {other:?}")),
+            other => mk(Status::Invalid, format!("the oracle can't run this scenario with its script: {other}")),
         };
     }
     let recorder = &decider.inner;

@@ -47,9 +47,7 @@ pub fn x_value(face: &CardDef, whole: &CardDef, mode: CastMode, x: Option<u32>) 
     match (has_x, mode, x) {
         (false, _, None) => Ok(0),
         (false, _, Some(_)) => Err(Violation::new("107.3", format!("{} has no X in its mana cost", face.name))),
-        (true, CastMode::WithoutPaying, None | Some(0)) => {
-            Ok(u32::from(crate::mutants::is(crate::mutants::Mutant::XNotZeroWithoutPaying)))
-        }
+        (true, CastMode::WithoutPaying, None | Some(0)) => Ok(0),
         (true, CastMode::WithoutPaying, Some(v)) => Err(Violation::new(
             "107.3b",
             format!("X must be 0 when {} is cast without paying its mana cost, not {v}", face.name),

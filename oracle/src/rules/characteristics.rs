@@ -96,10 +96,6 @@ pub fn card_chars(def: &CardDef) -> Chars {
         combined.keywords.extend(c.keywords);
         combined.mana_symbols.extend(c.mana_symbols);
     }
-    // Mutant `split-mana-value-one-half`: the first half's mana value only.
-    if crate::mutants::is(crate::mutants::Mutant::SplitManaValueOneHalf) {
-        combined.mana_value = face_chars(&def.split[0]).mana_value;
-    }
     combined
 }
 

@@ -7,9 +7,7 @@ use crate::rules::Violation;
 /// 702.29f: an effect that stops players from cycling stops typecycling too, since typecycling
 /// abilities are cycling abilities.
 pub fn check_may_cycle(game: &Game, ability: &ActivatedAbility) -> Result<(), Violation> {
-    if !ability.cycling
-        || (ability.name != "cycling" && crate::mutants::is(crate::mutants::Mutant::CantCycleMissesTypecycling))
-    {
+    if !ability.cycling {
         return Ok(());
     }
     for &p in game.zone(ZoneRef::Battlefield) {

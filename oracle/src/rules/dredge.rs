@@ -9,13 +9,7 @@ pub fn dredge_options(game: &Game, player: PlayerId) -> Vec<ObjId> {
     game.zone(ZoneRef::Graveyard(player))
         .iter()
         .copied()
-        .filter(|&o| {
-            game.obj(o).def.faces().iter().any(|f| {
-                f.dredge.is_some_and(|n| {
-                    n as usize <= library || crate::mutants::is(crate::mutants::Mutant::DredgeIgnoresLibrarySize)
-                })
-            })
-        })
+        .filter(|&o| game.obj(o).def.faces().iter().any(|f| f.dredge.is_some_and(|n| n as usize <= library)))
         .collect()
 }
 

@@ -26,7 +26,7 @@ pub fn replaced_count(game: &crate::model::Game, n: u32) -> u32 {
 
 /// 701.17b: a cost that includes milling more cards than the library holds can't be paid.
 pub fn check_mill_cost(library_len: usize, asked: u32) -> Result<(), Violation> {
-    if asked as usize > library_len && !crate::mutants::is(crate::mutants::Mutant::MillCostPartial) {
+    if asked as usize > library_len {
         return Err(Violation::new(
             "701.17b",
             format!("the cost mills {asked} cards but the library has only {library_len}"),

@@ -4,14 +4,20 @@
 
 use crate::cards::instructions::Replacement;
 use crate::model::{Game, ObjId, ZoneRef};
-use crate::mutants::{self, Mutant};
 
 /// 702.34a: a spell cast with flashback is exiled instead of going anywhere else whenever it would
 /// leave the stack — into a graveyard, shuffled into a library, put into a library Nth from the
 /// top, or anywhere else. True when `card` is such a spell on the stack now.
 pub fn flashback_exiles(game: &Game, card: ObjId) -> bool {
     let o = game.obj(card);
-    o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile && !mutants::is(Mutant::FlashbackNotExiled)
+    o.zone == ZoneRef::Stack && o.flags.leaves_stack_to_exile
+}
+
+/// 702.34a: where `card` goes instead when it would leave the stack for anywhere but exile, with
+/// the clause that sends it there — exile, when it is a spell cast with flashback — or `None`
+/// when it goes where it was headed.
+pub fn leaving_stack_instead(game: &Game, card: ObjId) -> Option<(ZoneRef, &'static str)> {
+    flashback_exiles(game, card).then_some((ZoneRef::Exile, "702.34a"))
 }
 
 /// Where a card that would be put into a graveyard goes instead.

@@ -27,15 +27,26 @@ pub fn look_at(game: &mut Game, card: ObjId, player: PlayerId) {
 /// 701.20d: cards of a library that are reordered stop being revealed and become new objects;
 /// the player who put them back in order still knows them.
 pub fn reordered(game: &mut Game, card: ObjId, orderer: PlayerId) {
-    if crate::mutants::is(crate::mutants::Mutant::RevealedTopStaysKnown) {
-        return;
-    }
     let o = &mut game.objs[card];
     o.object_no += 1;
     o.known = bit(orderer);
     // 701.20d: it stops being revealed — also as a continuously revealed top card (401.5); if it
     // is the top card again it is revealed again, as the new object it is (401.6).
     o.flags.revealed_on_top = false;
+}
+
+/// 701.20d with 401.4: `orderer` puts `cards`, the top cards of their own library they looked at,
+/// back in an order of their choice. The oracle leaves that order open: the top of the library
+/// becomes one group of cards in unknown order, and each card a new object only the orderer
+/// knows ([`reordered`]).
+pub fn put_back_in_any_order(game: &mut Game, orderer: PlayerId, cards: &[ObjId]) {
+    let len = game.zone(ZoneRef::Library(orderer)).len();
+    if let Some(shape) = game.shapes.get_mut(orderer) {
+        shape.merge_top(cards.len(), len);
+    }
+    for &c in cards {
+        reordered(game, c, orderer);
+    }
 }
 
 /// 401.6: a continuously revealed top card that stops being revealed (another card covers it, or

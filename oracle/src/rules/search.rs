@@ -65,25 +65,32 @@ pub struct PartPlan {
 /// the searcher applies that one last. Any of these limits is a legal result
 /// ([`check_library_cap`]).
 pub fn library_caps(game: &Game, searcher: PlayerId) -> Vec<u32> {
-    let caps: BTreeSet<u32> = game
-        .zone(ZoneRef::Battlefield)
-        .iter()
-        .flat_map(|&obj| {
-            let o = game.obj(obj);
-            // A face-down permanent has no abilities (708.2).
-            let faces = if o.face_down { Vec::new() } else { o.def.faces() };
-            faces.into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
-                Replacement::SearchTopOfLibrary { count, applies_to } => {
-                    // Mutant `mindcensor-limits-controller`: the limit applies to everyone.
-                    let applies = relation_holds(*applies_to, o.controller, searcher)
-                        || crate::mutants::is(crate::mutants::Mutant::MindcensorLimitsController);
-                    applies.then_some(*count)
-                }
-                _ => None,
-            })
-        })
+    let caps: BTreeSet<u32> = search_limits(game)
+        .filter(|&(_, applies_to, controller)| relation_holds(applies_to, controller, searcher))
+        .map(|(count, _, _)| count)
         .collect();
     caps.into_iter().collect()
+}
+
+/// Every library-search limit on the battlefield (701.23f), whomever it applies to: each limit
+/// once, smallest first.
+pub fn library_caps_in_play(game: &Game) -> Vec<u32> {
+    let caps: BTreeSet<u32> = search_limits(game).map(|(count, _, _)| count).collect();
+    caps.into_iter().collect()
+}
+
+/// The search-limiting replacements on the battlefield: each one's N, whom it applies to, and
+/// its controller.
+fn search_limits(game: &Game) -> impl Iterator<Item = (u32, Relation, PlayerId)> + '_ {
+    game.zone(ZoneRef::Battlefield).iter().flat_map(|&obj| {
+        let o = game.obj(obj);
+        // A face-down permanent has no abilities (708.2).
+        let faces = if o.face_down { Vec::new() } else { o.def.faces() };
+        faces.into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
+            Replacement::SearchTopOfLibrary { count, applies_to } => Some((*count, *applies_to, o.controller)),
+            _ => None,
+        })
+    })
 }
 
 /// 616.1: the limit a searcher ends up with must be that of one of the effects that applied (the
@@ -139,10 +146,7 @@ pub fn plan_part(
             looked_at.iter().copied().filter(|&o| matches(&game.obj(o).chars, filter, names)).collect()
         }
     };
-    // Mutant `public-copies-optional`: public zones treated like hidden ones.
-    let public_optional = crate::mutants::is(crate::mutants::Mutant::PublicCopiesOptional);
-    let public: Vec<ObjId> =
-        candidates.iter().copied().filter(|&o| is_public(game.obj(o).zone) && !public_optional).collect();
+    let public: Vec<ObjId> = candidates.iter().copied().filter(|&o| is_public(game.obj(o).zone)).collect();
     // 701.23j: a card outside the game is found only by choice ("may choose").
     let forced_pool = match quality {
         Quality::QuantityOnly => {
@@ -151,10 +155,6 @@ pub fn plan_part(
         Quality::Stated => public.len(),
         Quality::Undefined => 0,
     };
-    // Mutant `quantity-search-finds-fewer`: "a card" may find nothing.
-    let fewer =
-        crate::mutants::is(crate::mutants::Mutant::QuantitySearchFindsFewer) && quality == Quality::QuantityOnly;
-    let forced_pool = if fewer { 0 } else { forced_pool };
     let all = spec.count == Count::All;
     let mut max = spec.count.max().min(candidates.len());
     if spec.different_names {

@@ -2,7 +2,6 @@
 
 use crate::cards::instructions::{Effect, TriggerEvent, WhoseLibrary};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
-use crate::mutants::{self, Mutant};
 use crate::rules::search::relation_holds;
 use crate::rules::zones::is_public;
 
@@ -89,6 +88,25 @@ pub fn trigger_clause(game: &Game, on: &str, happening: &Happening) -> &'static 
         }
         _ => "603.3b",
     }
+}
+
+/// The clause that decided that `t` triggered (and how often), as it goes on the stack with
+/// `group` (its controller's triggers going on the stack at the same time): 701.24f when one
+/// library was shuffled several times at once; for a search trigger, `last_search`, the clause of
+/// the search that set it off (701.23f capped, 701.23h merged…) unless that is plain 701.23a;
+/// otherwise the trigger's own ([`trigger_clause`], when it triggered).
+pub fn stacked_clause(t: &PendingTrigger, group: &[PendingTrigger], last_search: Option<&'static str>) -> &'static str {
+    let same = |u: &PendingTrigger| u.source == t.source && u.on == t.on && u.triggering_player == t.triggering_player;
+    if t.on == "shuffled_library" && group.iter().filter(|u| same(u)).count() > 1 {
+        return "701.24f";
+    }
+    if t.on == "searched_library"
+        && let Some(clause) = last_search
+        && clause != "701.23a"
+    {
+        return clause;
+    }
+    t.clause
 }
 
 /// How a creature that died was on the battlefield: its own "when this dies" looks back in time
@@ -216,9 +234,7 @@ pub fn triggered_by(
                         .then_some(("shuffled_library", Some(owner))),
                     _ => None,
                 };
-                // Mutant: a cycled card triggers "cycles or discards" once as each.
-                let twice = on_cycle_or_discard(&t.on, &happening) && mutants::is(Mutant::CycleOrDiscardTwice);
-                for (on, triggering_player) in fired.into_iter().chain(fired.filter(|_| twice)) {
+                if let Some((on, triggering_player)) = fired {
                     out.push(PendingTrigger {
                         source,
                         controller,
@@ -237,16 +253,12 @@ pub fn triggered_by(
     out
 }
 
-/// "Dies" is for creatures (700.4): judged as the object last was on the battlefield, where a
-/// face-down permanent is a creature (708.2a).
-fn on_cycle_or_discard(on: &TriggerEvent, happening: &Happening) -> bool {
-    matches!((on, happening), (TriggerEvent::CycledOrDiscarded { .. }, Happening::Discarded { cycled: true, .. }))
-}
-
 fn on_battlefield(game: &Game, obj: ObjId) -> bool {
     game.obj(obj).zone == ZoneRef::Battlefield
 }
 
+/// "Dies" is for creatures (700.4): judged as the object last was on the battlefield, where a
+/// face-down permanent is a creature (708.2a).
 fn died_as_creature(game: &Game, dead: ObjId, died: Option<LastOnBattlefield>) -> bool {
     died.is_some_and(|d| d.face_down) || game.obj(dead).chars.types.contains(&crate::cards::def::CardType::Creature)
 }

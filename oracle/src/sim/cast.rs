@@ -4,6 +4,7 @@
 use super::{Choice, Decision, Sim, SimError, TargetChoice};
 use crate::cards::instructions::{ActivatedAbility, Target};
 use crate::model::{ObjId, PlayerId, ZoneRef};
+use crate::mutants::Mutant;
 use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::{bit, opponents};
@@ -93,6 +94,15 @@ impl Sim<'_> {
             });
         }
         let x = x_value(cast_face, &def, mode, x).map_err(|v| self.refused(v))?;
+        // Mutant `x-not-zero-without-paying`: X is 1 where 107.3b makes it 0.
+        let x = if mode == CastMode::WithoutPaying
+            && (cast_face.has_x() || def.has_x())
+            && self.bug(Mutant::XNotZeroWithoutPaying)
+        {
+            1
+        } else {
+            x
+        };
         // Targets are the objects as they are now (400.7): remember their current object numbers.
         let targets: Vec<TargetChoice> = targets
             .iter()
@@ -221,7 +231,8 @@ impl Sim<'_> {
         self.hold_reveals();
         self.move_card(card, ZoneRef::Stack, Position::Top, 0, "701.5a");
         self.game.objs[card].controller = player;
-        if mode == CastMode::Flashback {
+        // Mutant `flashback-not-exiled`: the spell isn't marked to be exiled as it leaves the stack.
+        if mode == CastMode::Flashback && !self.bug(Mutant::FlashbackNotExiled) {
             self.game.objs[card].flags.leaves_stack_to_exile = true; // 702.34a
         }
         if let Some(d) = discard {
@@ -282,7 +293,10 @@ impl Sim<'_> {
             return Err(self.invalid(format!("{} has no ability number {ability}", o.id)));
         };
         if ab.cycling {
-            crate::rules::cycling::check_may_cycle(&self.game, &ab).map_err(|v| self.refused(v))?;
+            // Mutant `cant-cycle-misses-typecycling`: only plain cycling is stopped.
+            if ab.name == "cycling" || !self.bug(Mutant::CantCycleMissesTypecycling) {
+                crate::rules::cycling::check_may_cycle(&self.game, &ab).map_err(|v| self.refused(v))?;
+            }
             crate::rules::cycling::check_in_hand(&self.game, card, player).map_err(|v| self.refused(v))?;
         } else if ab.discard_this && o.zone != ZoneRef::Hand(player) {
             return Err(self.invalid(format!(
@@ -342,7 +356,10 @@ impl Sim<'_> {
         }
         if let Some(n) = ab.mill {
             let len = self.game.zone(ZoneRef::Library(player)).len();
-            crate::rules::mill::check_mill_cost(len, n).map_err(|v| self.refused(v))?;
+            // Mutant `mill-cost-partial`: the cost is paid with what the library has.
+            if !self.bug(Mutant::MillCostPartial) {
+                crate::rules::mill::check_mill_cost(len, n).map_err(|v| self.refused(v))?;
+            }
         }
         match (&ab.discard, discard) {
             (Some(filter), Some(d)) => {
@@ -476,7 +493,13 @@ impl Sim<'_> {
 
     fn spell_chars_match(&self, obj: ObjId, filter: &crate::cards::instructions::Filter) -> bool {
         let face = self.spell_face(obj);
-        matches(&stack_chars(&self.game.obj(obj).def, face), filter, None)
+        let def = &self.game.obj(obj).def;
+        let mut chars = stack_chars(def, face);
+        // Mutant `split-mana-value-one-half`: a fused spell's mana value is its first half's.
+        if self.bug(Mutant::SplitManaValueOneHalf) {
+            crate::mutants::split_mana_value_one_half(def, &mut chars);
+        }
+        matches(&chars, filter, None)
     }
 
     /// Every legal combination of targets for a triggered ability (603.3d).
@@ -599,7 +622,12 @@ impl Sim<'_> {
 
     /// 121.1 with 702.52a: a draw, which a dredge card in the graveyard may replace.
     pub(crate) fn draw(&mut self, player: PlayerId) -> Result<(), SimError> {
-        let options = crate::rules::dredge::dredge_options(&self.game, player);
+        // Mutant `dredge-ignores-library-size`: any dredge card may replace the draw.
+        let options = if self.bug(Mutant::DredgeIgnoresLibrarySize) {
+            crate::mutants::dredge_options_ignoring_library(&self.game, player)
+        } else {
+            crate::rules::dredge::dredge_options(&self.game, player)
+        };
         let draw = {
             let n = self.draws_in_step.entry((self.step, player)).or_default();
             *n += 1;

@@ -7,386 +7,32 @@
 //! the property tests in `tests/agreement.rs` check that they do.
 
 mod cast;
-mod effects;
+mod decision;
 mod moves;
+mod resolve;
 pub mod script;
+mod search;
+mod stack;
 
-pub(crate) use effects::destination_zone;
+pub use decision::{Action, Choice, Decider, Decision, MayAbout, SimError, TargetChoice};
+pub(crate) use search::destination_zone;
+use stack::StackItem;
 
 use std::collections::BTreeMap;
 
 use crate::cards::def::CardType;
-use crate::cards::instructions::Effect;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::mutants::Mutant;
 use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
 use crate::rules::Violation;
 use crate::rules::apnap::bit;
 use crate::rules::casting::CastMode;
-use crate::rules::search::PartPlan;
 use crate::rules::shuffle::{library_segments, settle_top_of_segment};
-use crate::rules::triggers::{
-    Happening, LastOnBattlefield, PendingTrigger, apnap_groups, is_stack_order, triggered_by,
-};
+use crate::rules::triggers::{LastOnBattlefield, PendingTrigger};
 use crate::rules::zones::{Position, is_permanent_type};
 
 /// The most events one run may log before it is stopped as a loop.
 pub const MAX_EVENTS: usize = 5_000;
-
-/// A target as chosen when a spell is cast.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetChoice {
-    /// An object, remembered with its object number so a zone change makes it illegal (400.7).
-    Obj(ObjId, u32),
-    /// A player.
-    Player(PlayerId),
-}
-
-/// One scenario step, resolved to game objects.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
-    /// Cast a spell from hand, or from the graveyard with flashback (CR 701.5, 601, 702.34a).
-    Cast {
-        /// Caster.
-        player: PlayerId,
-        /// The card.
-        card: ObjId,
-        /// Which half of a split card (709.3).
-        face: Option<usize>,
-        /// Targets, in the order the card lists them.
-        targets: Vec<TargetChoice>,
-        /// Cast with flashback from the graveyard.
-        flashback: bool,
-        /// The value of X.
-        x: Option<u32>,
-        /// The card discarded for the additional cost.
-        discard: Option<ObjId>,
-        /// The card revealed for the additional cost.
-        reveal: Option<ObjId>,
-    },
-    /// Activate an ability of a card (602), e.g. typecycling from hand.
-    Activate {
-        /// Who activates.
-        player: PlayerId,
-        /// The card.
-        card: ObjId,
-        /// Index into the card's abilities.
-        ability: usize,
-        /// The value of X.
-        x: Option<u32>,
-        /// The permanent sacrificed for a "sacrifice a …" cost.
-        sacrifice: Option<ObjId>,
-        /// The card discarded for a "discard a …" cost.
-        discard: Option<ObjId>,
-    },
-    /// The game starts: opening-hand actions are chosen in APNAP order, the starting player (the
-    /// first player) counting as the active player (101.4e), then happen at once.
-    StartGame,
-    /// A player discards a card (701.9a).
-    Discard(PlayerId, ObjId),
-    /// A player plays a land (305.1): from hand, or from exile where an effect allows it (400.7i).
-    PlayLand(PlayerId, ObjId),
-    /// Permanents go to their owners' graveyards from the battlefield at once.
-    ToGraveyard(Vec<ObjId>),
-    /// An action the rules forbid, refused for `clause`.
-    Attempt {
-        /// The action.
-        action: Box<Action>,
-        /// The clause expected to forbid it.
-        clause: String,
-    },
-    /// Resolve the top object of the stack (608).
-    Resolve,
-    /// Resolve until the stack is empty.
-    ResolveAll,
-    /// A creature dies: it is put into its owner's graveyard from the battlefield.
-    Dies(ObjId),
-    /// A player draws cards (121).
-    Draw(PlayerId, u32),
-    /// An object is exiled by something outside the scenario (e.g. in response).
-    Exile(ObjId),
-}
-
-/// A choice the rules leave to a player, or to chance.
-#[derive(Debug, Clone)]
-pub enum Decision {
-    /// "may": whether to do something — `search` (701.23g) or `counters`.
-    May {
-        /// Who chooses.
-        player: PlayerId,
-        /// What about.
-        about: &'static str,
-        /// The source of the ability offering the choice, when it matters.
-        card: Option<ObjId>,
-    },
-    /// Which cards a search finds, one set per merged instruction (701.23h).
-    Find {
-        /// Who searches.
-        searcher: PlayerId,
-        /// One plan per instruction.
-        parts: Vec<PartPlan>,
-        /// Every card the searcher looked at.
-        looked_at: Vec<ObjId>,
-        /// The 701.23f limit, if one applied.
-        cap: Option<u32>,
-        /// For merged instructions whose own minimums can't all be met: how many cards the whole
-        /// search must find (701.23h with 701.23d); 0 otherwise.
-        joint_min: usize,
-        /// Where each instruction puts the cards it finds.
-        to: Vec<crate::cards::instructions::Destination>,
-    },
-    /// Choose one card among options (e.g. from a revealed hand).
-    ChooseCard {
-        /// Who chooses.
-        player: PlayerId,
-        /// The options.
-        options: Vec<ObjId>,
-    },
-    /// Choose a permanent to sacrifice.
-    Sacrifice {
-        /// Who sacrifices.
-        player: PlayerId,
-        /// The options.
-        options: Vec<ObjId>,
-    },
-    /// The order in which a player puts their simultaneous triggered abilities on the stack
-    /// (603.3b): the answer lists indexes into `triggers`, first = lowest on the stack.
-    OrderTriggers {
-        /// Whose triggers.
-        player: PlayerId,
-        /// Each trigger's source, event, and triggering player.
-        triggers: Vec<(ObjId, &'static str, Option<PlayerId>)>,
-    },
-    /// Whether to dredge instead of drawing (702.52a), and with which card: answered with
-    /// `Cards` holding none or one of `options`.
-    Dredge {
-        /// Who would draw.
-        player: PlayerId,
-        /// Which of the player's draws in this step, from 1.
-        draw: u32,
-        /// Cards in their graveyard whose dredge N their library can pay (702.52b).
-        options: Vec<ObjId>,
-    },
-    /// Which cards to discard (701.9b: the discarding player chooses), answered with `Cards`.
-    Discard {
-        /// Who discards.
-        player: PlayerId,
-        /// Cards that may be discarded.
-        options: Vec<ObjId>,
-        /// How many.
-        count: usize,
-        /// An optional cost: discarding nothing is also an answer.
-        optional: bool,
-    },
-    /// A card name (709.4a: one half's name for a split card), answered with `Name`.
-    Name {
-        /// Who names.
-        player: PlayerId,
-        /// Names of cards in the game that may be named.
-        options: Vec<String>,
-        /// The kind of card named ("a nonland card name"), which decides what else may be
-        /// named (201.3): names of cards outside the game are legal too.
-        filter: crate::cards::instructions::Filter,
-    },
-    /// Whether to cast a spell from a graveyard as part of a resolving effect, and which
-    /// (card, half) — answered with `Cast`.
-    CastFree {
-        /// Who may cast.
-        player: PlayerId,
-        /// Whose graveyards the options come from (several when the caster chooses the order in
-        /// which to cast one spell from each, 101.4c).
-        from: Vec<PlayerId>,
-        /// Castable cards, with the half for split cards.
-        options: Vec<(ObjId, Option<usize>)>,
-    },
-    /// Targets of a triggered ability as it goes on the stack (603.3d), answered with `Targets`.
-    Targets {
-        /// The ability's controller.
-        player: PlayerId,
-        /// The ability's source.
-        source: ObjId,
-        /// Every legal combination.
-        options: Vec<Vec<TargetChoice>>,
-    },
-    /// Which of several 701.23f limits applies last (616.1: the searcher orders the replacement
-    /// effects), answered with `Limit`.
-    SearchLimit {
-        /// The searcher.
-        player: PlayerId,
-        /// The limits of the effects that apply, smallest first.
-        options: Vec<u32>,
-    },
-    /// Which of several replacement effects that would modify a card's move to a graveyard
-    /// applies first (616.1, 616.1e), answered with `Name` holding the effect's key.
-    Replacement {
-        /// The affected card's controller, or its owner (616.1).
-        player: PlayerId,
-        /// The card.
-        card: ObjId,
-        /// The applicable effects, the card's own first.
-        options: Vec<crate::rules::replacement::GraveyardReplacement>,
-    },
-    /// The order in which the parts of a total cost are paid (601.2h, 602.2b), answered with
-    /// `Order`: indexes into `parts`, first paid first.
-    CostOrder {
-        /// Who pays.
-        player: PlayerId,
-        /// The parts that move cards.
-        parts: Vec<crate::rules::casting::CostPart>,
-    },
-    /// Chance: which `count` cards of `from` are where a shuffled library's order put them
-    /// (the top card drawn, the top N searched). Not a player's choice.
-    Random {
-        /// Whose library.
-        player: PlayerId,
-        /// What the randomness decides: `draw` or `search_window`.
-        purpose: &'static str,
-        /// Cards that could be there.
-        from: Vec<ObjId>,
-        /// How many.
-        count: usize,
-    },
-}
-
-impl Decision {
-    /// The player the decision belongs to.
-    pub fn player(&self) -> PlayerId {
-        match self {
-            Decision::May { player, .. }
-            | Decision::ChooseCard { player, .. }
-            | Decision::Sacrifice { player, .. }
-            | Decision::Random { player, .. }
-            | Decision::OrderTriggers { player, .. }
-            | Decision::Dredge { player, .. }
-            | Decision::Discard { player, .. }
-            | Decision::Name { player, .. }
-            | Decision::CastFree { player, .. }
-            | Decision::Targets { player, .. }
-            | Decision::SearchLimit { player, .. }
-            | Decision::Replacement { player, .. }
-            | Decision::CostOrder { player, .. } => *player,
-            Decision::Find { searcher, .. } => *searcher,
-        }
-    }
-}
-
-/// An answer to a [`Decision`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Choice {
-    /// Yes / no, for [`Decision::May`].
-    Bool(bool),
-    /// Cards, for every other decision; for [`Decision::Find`] use [`Choice::Parts`].
-    Cards(Vec<ObjId>),
-    /// Found cards per merged search instruction.
-    Parts(Vec<Vec<ObjId>>),
-    /// An order, as indexes, for [`Decision::OrderTriggers`] and [`Decision::CostOrder`].
-    Order(Vec<usize>),
-    /// A card name, for [`Decision::Name`]; a replacement effect's key, for
-    /// [`Decision::Replacement`].
-    Name(String),
-    /// A spell to cast (card and split half), or none, for [`Decision::CastFree`].
-    Cast(Option<(ObjId, Option<usize>)>),
-    /// Targets, for [`Decision::Targets`].
-    Targets(Vec<TargetChoice>),
-    /// A library search limit, for [`Decision::SearchLimit`].
-    Limit(u32),
-}
-
-/// Why a simulation stopped.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SimError {
-    /// A decision's answer broke a rule.
-    Illegal {
-        /// The rule and what happened.
-        violation: Violation,
-        /// The step it happened in.
-        step: usize,
-        /// The legal answers, described, when there are few enough to list.
-        options: Vec<String>,
-    },
-    /// A step can't be taken as written (card not where the step needs it, bad target…).
-    Invalid {
-        /// The step.
-        step: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A scripted decision (by index in the scenario's `decisions`) is not a legal answer.
-    ScriptIllegal {
-        /// Index of the scripted decision.
-        entry: usize,
-        /// The rule and what happened.
-        violation: Violation,
-        /// The legal answers, described.
-        options: Vec<String>,
-    },
-    /// The scenario needs something the oracle doesn't model.
-    Unsupported {
-        /// The step.
-        step: usize,
-        /// What isn't modelled.
-        message: String,
-    },
-    /// The rules forbid the step (a cost that can't be paid, a card that can't be cast so).
-    Refused {
-        /// The step.
-        step: usize,
-        /// The clause that forbids it.
-        clause: &'static str,
-        /// Why.
-        message: String,
-    },
-    /// Too many outcomes to enumerate.
-    TooLarge(String),
-    /// The decider had no answer (for example an observed log that lacks the event).
-    NoAnswer {
-        /// The step.
-        step: usize,
-        /// What was missing.
-        message: String,
-        /// The clause the missing event is about.
-        clause: &'static str,
-    },
-}
-
-/// Answers decisions.
-pub trait Decider {
-    /// Answers `decision`, taken during `step` of a game now in state `game`.
-    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError>;
-
-    /// Told when a script answered `decision` instead, so a decider that reads answers from a
-    /// log can account for the log entry that answer corresponds to.
-    fn note_scripted(&mut self, _game: &Game, _step: usize, _decision: &Decision, _choice: &Choice) {}
-
-    /// Told of every `revealed` and `looked_at` event the simulation logs, so a decider that reads
-    /// answers from a log can account for the entry (a reveal that was no choice, e.g. a
-    /// continuously revealed top card whose place is already fixed, 401.5).
-    fn note_shown(&mut self, _step: usize, _event: &Event) {}
-}
-
-/// Something on the stack.
-#[derive(Debug, Clone)]
-enum StackItem {
-    Spell {
-        obj: ObjId,
-        face: Option<usize>,
-        targets: Vec<TargetChoice>,
-        controller: PlayerId,
-        x: u32,
-    },
-    Ability {
-        source: ObjId,
-        /// The source's object number when the ability was put on the stack (400.7: "it" means
-        /// that object only).
-        source_no: u32,
-        controller: PlayerId,
-        effect: Vec<Effect>,
-        triggering_player: Option<PlayerId>,
-        targets: Vec<TargetChoice>,
-        x: u32,
-        /// The new object its source became in a public zone, for a zone-change trigger (400.7e).
-        found_no: Option<u32>,
-    },
-}
 
 /// What the rules did to one card, for attributing differences to a clause.
 #[derive(Debug, Clone, Copy)]
@@ -442,6 +88,8 @@ pub struct Sim<'d> {
     /// Playing as an engine rather than deciding legality: an attempted step the rules (as this
     /// engine plays them) allow is taken instead of being an error.
     pub engine_mode: bool,
+    /// The known rules bug this simulator plays with, if any (the reference engine's mutant).
+    mutant: Option<Mutant>,
     /// How many actions in progress hold back continuous reveals (401.5: casting a spell,
     /// activating an ability, and actions that move several cards at once).
     reveal_hold: u32,
@@ -469,12 +117,41 @@ impl<'d> Sim<'d> {
             step: 0,
             decider,
             engine_mode: false,
+            mutant: None,
             draws_in_step: BTreeMap::new(),
             reveal_hold: 0,
             top_reveals_seen: false,
             revealed_for_activation: None,
             lookback: Vec::new(),
             placed_at_once: None,
+        }
+    }
+
+    /// Plays with `mutant`, a known rules bug (none: the correct rules). Only the reference engine
+    /// sets one; characteristics the scenario's loader computed are brought in line with it.
+    pub fn set_mutant(&mut self, mutant: Option<Mutant>) {
+        self.mutant = mutant;
+        for obj in 0..self.game.objs.len() {
+            self.mutate_chars(obj);
+        }
+    }
+
+    /// True if the simulator plays with `mutant`.
+    pub(crate) fn bug(&self, mutant: Mutant) -> bool {
+        self.mutant == Some(mutant)
+    }
+
+    /// Mutant `split-mana-value-one-half`: `obj`'s characteristics, as the rules computed them,
+    /// with the bug applied.
+    pub(crate) fn mutate_chars(&mut self, obj: ObjId) {
+        if !self.bug(Mutant::SplitManaValueOneHalf) {
+            return;
+        }
+        let o = &mut self.game.objs[obj];
+        let mut chars = (*o.chars).clone();
+        crate::mutants::split_mana_value_one_half(&o.def, &mut chars);
+        if chars != *o.chars {
+            o.chars = std::sync::Arc::new(chars);
         }
     }
 
@@ -539,114 +216,6 @@ impl<'d> Sim<'d> {
         SimError::Refused { step: self.step, clause: v.clause, message: v.message }
     }
 
-    /// "When this enters" abilities trigger once the entering permanent has its controller.
-    fn trigger_entered(&mut self) {
-        for obj in std::mem::take(&mut self.entered) {
-            if self.game.obj(obj).zone == ZoneRef::Battlefield {
-                self.trigger(Happening::Entered(obj), None);
-            }
-        }
-    }
-
-    fn trigger(&mut self, happening: Happening, died: Option<LastOnBattlefield>) {
-        self.pending.extend(triggered_by(&self.game, happening, died, &self.lookback));
-    }
-
-    /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
-    /// in APNAP order, each player ordering their own. A `triggered` event is logged as each goes
-    /// on the stack, so the log shows the order. Targets are chosen then (603.3d); an ability
-    /// with no legal choice for a target is removed from the stack instead (and not logged).
-    fn flush_triggers(&mut self) -> Result<(), SimError> {
-        if let Some(e) = self.refused.take() {
-            return Err(e);
-        }
-        self.trigger_entered();
-        let pending = std::mem::take(&mut self.pending);
-        for (player, group) in apnap_groups(pending, self.game.players.len()) {
-            let order: Vec<usize> = if group.len() < 2 {
-                (0..group.len()).collect()
-            } else {
-                let triggers = group.iter().map(|t| (t.source, t.on, t.triggering_player)).collect();
-                match self.decide(&Decision::OrderTriggers { player, triggers })? {
-                    Choice::Order(o) if is_stack_order(&o, group.len()) => o,
-                    other => {
-                        return Err(self.illegal(
-                            Violation::new(
-                                "603.3b",
-                                format!("{other:?} doesn't put each of {} triggers on the stack once", group.len()),
-                            ),
-                            Vec::new(),
-                        ));
-                    }
-                }
-            };
-            for i in order {
-                let t = group[i].clone();
-                let targets = if t.targets.is_empty() {
-                    Vec::new()
-                } else {
-                    let options = self.target_options(t.source, t.controller, &t.targets)?;
-                    if options.is_empty() {
-                        continue; // 603.3d: no legal targets, so it is removed from the stack.
-                    }
-                    let decision =
-                        Decision::Targets { player: t.controller, source: t.source, options: options.clone() };
-                    match self.decide(&decision)? {
-                        Choice::Targets(chosen) if options.contains(&chosen) => chosen,
-                        other => {
-                            let listed = options.iter().map(|o| self.describe_targets(o)).collect();
-                            return Err(self.illegal(
-                                Violation::new("603.3d", format!("{other:?} is not a legal choice of targets")),
-                                listed,
-                            ));
-                        }
-                    }
-                };
-                let (source, controller) = (self.id(t.source), self.pname(t.controller));
-                let player = t.triggering_player.map(|p| self.pname(p));
-                let target_names = self.target_names(&targets);
-                let clause = self.trigger_clause(&t, &group);
-                self.emit(
-                    Event::Triggered { source, controller, on: t.on.to_string(), player, targets: target_names },
-                    clause,
-                );
-                self.stack.push(StackItem::Ability {
-                    source: t.source,
-                    source_no: t.source_no,
-                    controller: t.controller,
-                    effect: t.effect,
-                    triggering_player: t.triggering_player,
-                    targets,
-                    x: 0,
-                    found_no: t.found_no,
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// The clause that decided that `t` triggered (and how often): the trigger's own (603.2 and
-    /// the rule of its event, [`PendingTrigger::clause`]); for a search trigger, the clause of the
-    /// search that set it off (701.23f capped, 701.23h merged…); 701.24f when one library was
-    /// shuffled several times at once.
-    fn trigger_clause(&self, t: &PendingTrigger, group: &[PendingTrigger]) -> &'static str {
-        let same =
-            |u: &PendingTrigger| u.source == t.source && u.on == t.on && u.triggering_player == t.triggering_player;
-        if t.on == "shuffled_library" && group.iter().filter(|u| same(u)).count() > 1 {
-            return "701.24f";
-        }
-        if t.on == "searched_library" {
-            let last =
-                self.log.iter().zip(&self.log_clauses).rev().find(|(e, _)| matches!(e.event, Event::Searched { .. }));
-            if let Some((_, &clause)) = last
-                && clause != "701.23a"
-            {
-                return clause;
-            }
-        }
-        t.clause
-    }
-
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
             Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
@@ -709,7 +278,8 @@ impl<'d> Sim<'d> {
                         let begins = self.game.obj(card).def.faces().iter().any(|f| {
                             f.statics.contains(&crate::cards::instructions::StaticAbility::BeginOnBattlefield)
                         });
-                        let decision = Decision::May { player: p, about: "begin_on_battlefield", card: Some(card) };
+                        let decision =
+                            Decision::May { player: p, about: MayAbout::BeginOnBattlefield, card: Some(card) };
                         if begins && effects_yes_no(self, &decision)? {
                             chosen.push((p, card));
                         }
@@ -851,107 +421,6 @@ impl<'d> Sim<'d> {
                 Vec::new(),
             )),
         }
-    }
-
-    fn resolve_top(&mut self) -> Result<(), SimError> {
-        let Some(item) = self.stack.pop() else {
-            return Err(self.invalid("there is nothing on the stack to resolve"));
-        };
-        match item {
-            StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x, found_no } => {
-                // 608.2b: an ability whose every target has become illegal doesn't resolve.
-                let all_illegal = !targets.is_empty()
-                    && targets.iter().all(|t| !self.still_legal(*t))
-                    && !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve);
-                if all_illegal {
-                    self.rule_decision("608.2b", Vec::new());
-                } else {
-                    let mut ctx = effects::Ctx::new(source, controller, targets, triggering_player);
-                    ctx.source_no = source_no;
-                    ctx.found_no = found_no;
-                    ctx.x = x;
-                    ctx.capture_target(&self.game);
-                    self.run_effects(&mut ctx, &effect)?;
-                }
-            }
-            StackItem::Spell { obj, face, targets, controller, x } => {
-                let def = self.game.obj(obj).def.clone();
-                let cast_face = &crate::rules::casting::face_def(&def, face);
-                let spell = cast_face.spell.clone();
-                // 608.2b: a spell whose every target has become illegal doesn't resolve.
-                let all_illegal = !crate::mutants::is(crate::mutants::Mutant::IllegalTargetsStillResolve)
-                    && spell.as_ref().is_some_and(|s| {
-                        !s.targets.is_empty()
-                            && targets.iter().enumerate().all(|(i, t)| {
-                                !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets)
-                            })
-                    });
-                if all_illegal {
-                    self.rule_decision("608.2b", Vec::new());
-                }
-                if let Some(spell) = spell.filter(|_| !all_illegal) {
-                    let mut ctx = effects::Ctx::new(obj, controller, targets.clone(), None);
-                    ctx.source_no = self.game.obj(obj).object_no;
-                    ctx.x = x;
-                    ctx.capture_target(&self.game);
-                    self.run_effects(&mut ctx, &spell.effect)?;
-                }
-                if self.game.obj(obj).zone == ZoneRef::Stack {
-                    if is_permanent(cast_face) && !all_illegal {
-                        self.apply_as_enters(&[obj], controller)?;
-                        self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3");
-                        self.game.objs[obj].controller = controller;
-                    } else {
-                        let clause = if all_illegal { "608.2b" } else { "608.2n" };
-                        self.put_into_graveyard(obj, false, clause);
-                    }
-                }
-            }
-        }
-        self.apply_reveal_statics()?;
-        self.flush_triggers()
-    }
-
-    /// Removes a spell from the stack without resolving it (countered, 701.6a).
-    pub(crate) fn remove_spell(&mut self, obj: ObjId) -> bool {
-        let before = self.stack.len();
-        self.stack.retain(|item| !matches!(item, StackItem::Spell { obj: o, .. } if *o == obj));
-        self.stack.len() != before
-    }
-
-    /// Puts a spell on the stack (after the card moved there).
-    pub(crate) fn push_spell(
-        &mut self,
-        obj: ObjId,
-        face: Option<usize>,
-        targets: Vec<TargetChoice>,
-        controller: PlayerId,
-        x: u32,
-    ) {
-        self.stack.push(StackItem::Spell { obj, face, targets, controller, x });
-    }
-
-    /// Puts an activated ability on the stack.
-    pub(crate) fn push_ability(&mut self, source: ObjId, controller: PlayerId, effect: Vec<Effect>, x: u32) {
-        let source_no = self.game.obj(source).object_no;
-        self.stack.push(StackItem::Ability {
-            source,
-            source_no,
-            controller,
-            effect,
-            triggering_player: None,
-            targets: Vec::new(),
-            x,
-            found_no: None,
-        });
-    }
-
-    /// The half of a split card being cast, for a spell on the stack.
-    pub(crate) fn spell_face(&self, obj: ObjId) -> Option<usize> {
-        self.stack.iter().find_map(|item| match item {
-            StackItem::Spell { obj: o, face, .. } if *o == obj => *face,
-            _ => None,
-        })
     }
 
     /// The outcome so far, in canonical form.

@@ -26,6 +26,8 @@ impl Sim<'_> {
         // (602.2a) is still revealed while that activation moves it, so every player sees where.
         let seen_by = if self.revealed_for_activation == Some(obj) { seen_by | self.game.everyone() } else { seen_by };
         let to = move_object(&mut self.game, obj, to, position, seen_by);
+        // A face-down card turned face up has its characteristics computed again.
+        self.mutate_chars(obj);
         if let (ZoneRef::Library(p), Some(counts)) = (to, self.placed_at_once.as_mut()) {
             counts[p][usize::from(position == Position::Bottom)] += 1;
         }
@@ -371,6 +373,7 @@ impl Sim<'_> {
             flags: Default::default(),
         });
         self.game.zone_mut(ZoneRef::Battlefield).push(obj);
+        self.mutate_chars(obj);
         self.entered.push(obj);
         let player = self.pname(controller);
         self.emit(Event::Created { player, card: id, token: def.name.clone() }, "111.1");
@@ -485,13 +488,22 @@ impl Sim<'_> {
 }
 
 impl Sim<'_> {
+    /// 702.34a: moves `obj` where the rules send it instead when it would leave the stack for a
+    /// place other than a graveyard (a flashback spell: exile, even instead of a library). True
+    /// if it was moved so; false if it goes where it was headed.
+    pub(crate) fn moved_instead_of_leaving_stack(&mut self, obj: ObjId) -> bool {
+        let Some((zone, clause)) = crate::rules::replacement::leaving_stack_instead(&self.game, obj) else {
+            return false;
+        };
+        self.move_card(obj, zone, Position::Top, 0, clause);
+        true
+    }
+
     /// 401.7: puts a card into its owner's library Nth from the top, or on the bottom when the
     /// library has fewer than N cards. The position is kept only where the order above it is
     /// fixed (an unshuffled library); otherwise the oracle can't say which cards are above it.
     pub(crate) fn put_nth_from_top(&mut self, obj: ObjId, n: u32) -> Result<(), SimError> {
-        // 702.34a: a flashback spell is exiled instead of going anywhere else, a library too.
-        if crate::rules::replacement::flashback_exiles(&self.game, obj) {
-            self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
+        if self.moved_instead_of_leaving_stack(obj) {
             return Ok(());
         }
         let owner = self.game.obj(obj).owner;

@@ -1,23 +1,20 @@
 //! Carrying out the instructions of a resolving spell or ability. Each instruction defers its
 //! rule decisions to the `rules` module of its CR section.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-use super::{Choice, Decision, Sim, SimError, TargetChoice};
-use crate::cards::instructions::{CardRef, Destination, Effect, PlayerRef, SearchSpec, SearchZone};
+use super::{Choice, Decision, MayAbout, Sim, SimError, TargetChoice};
+use crate::cards::instructions::{CardRef, Effect, PlayerRef};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
-use crate::mutants::{self, Mutant};
+use crate::mutants::Mutant;
 use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::{apnap_order, bit, opponents};
 use crate::rules::characteristics::matches;
-use crate::rules::search::{
-    PartPlan, check_found, check_library_cap, ends_merge_window, inside_one_search, joint_minimum, library_caps,
-    mergeable, plan_part, runs_after_merged_search,
-};
+use crate::rules::search::{ends_merge_window, inside_one_search, mergeable, runs_after_merged_search};
 use crate::rules::shuffle::shuffle_library;
 use crate::rules::triggers::Happening;
-use crate::rules::zones::{Position, can_enter_battlefield};
+use crate::rules::zones::Position;
 
 /// Last known information about the first target (608.2h), taken as the spell starts resolving.
 #[derive(Debug, Clone)]
@@ -99,7 +96,16 @@ impl Ctx {
 }
 
 impl Sim<'_> {
-    fn players(&self, ctx: &Ctx, r: PlayerRef) -> Result<Vec<PlayerId>, SimError> {
+    /// The first of the players `r` refers to (APNAP order); an error when there is none (each
+    /// opponent, in a game of one player).
+    pub(super) fn player(&self, ctx: &Ctx, r: PlayerRef) -> Result<PlayerId, SimError> {
+        self.players(ctx, r)?.first().copied().ok_or_else(|| SimError::Unsupported {
+            step: self.step,
+            message: "the instruction refers to a player this game doesn't have".into(),
+        })
+    }
+
+    pub(super) fn players(&self, ctx: &Ctx, r: PlayerRef) -> Result<Vec<PlayerId>, SimError> {
         let n = self.game.players.len();
         let step = self.step;
         let one = |p: Option<PlayerId>, what: &str| {
@@ -146,7 +152,7 @@ impl Sim<'_> {
     /// Names of the object a filter's `same_name_as` refers to; `None` when it doesn't exist.
     /// An object without a name (a face-down permanent, 708.2a) gives no name to look for, so the
     /// quality is undefined (701.23c).
-    fn referent_names(&self, ctx: &Ctx, r: CardRef) -> Option<Vec<String>> {
+    pub(super) fn referent_names(&self, ctx: &Ctx, r: CardRef) -> Option<Vec<String>> {
         let names = match r {
             CardRef::This => Some(self.game.obj(ctx.source).chars.names.clone()),
             CardRef::Chosen => ctx.chosen_names.clone(),
@@ -247,16 +253,14 @@ impl Sim<'_> {
                 }
             }
             Effect::ChooseCard { chooser, from, filter } => {
-                let chooser = self.players(ctx, *chooser)?[0];
-                let from = self.players(ctx, *from)?[0];
+                let chooser = self.player(ctx, *chooser)?;
+                let from = self.player(ctx, *from)?;
                 let options: Vec<ObjId> = self
                     .game
                     .zone(ZoneRef::Hand(from))
                     .iter()
                     .copied()
-                    .filter(|&o| {
-                        matches(&self.game.obj(o).chars, filter, None) || mutants::is(Mutant::LobotomyBasicLand)
-                    })
+                    .filter(|&o| matches(&self.game.obj(o).chars, filter, None) || self.bug(Mutant::LobotomyBasicLand))
                     .collect();
                 ctx.chosen = None;
                 ctx.chosen_names = None;
@@ -347,12 +351,16 @@ impl Sim<'_> {
                     // top_cards leaves the cards it returns on top (701.20b).
                     let cards = self.top_cards(p, *count as usize, "look")?;
                     self.look_at_cards(p, &cards);
-                    // 701.20d: the reordered cards are new objects, no longer revealed; 401.4:
-                    // their owner chose the order, which the oracle leaves open.
-                    let len = self.game.zone(ZoneRef::Library(p)).len();
-                    self.game.shapes[p].merge_top(cards.len(), len);
-                    for &c in &cards {
-                        crate::rules::reveal::reordered(&mut self.game, c, p);
+                    // Mutant `revealed-cards-stay-known-after-reorder`: the cards stay the objects
+                    // they were, known as they were; only their order is open.
+                    let kept: Vec<_> = if self.bug(Mutant::RevealedTopStaysKnown) {
+                        cards.iter().map(|&c| (c, self.game.obj(c).clone())).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    crate::rules::reveal::put_back_in_any_order(&mut self.game, p, &cards);
+                    for (c, obj) in kept {
+                        self.game.objs[c] = obj;
                     }
                     // 401.5: a continuously revealed top card is revealed again once they are back.
                     self.settle_reveals();
@@ -370,13 +378,10 @@ impl Sim<'_> {
                 };
                 // One action (701.24c): no top card is revealed before the shuffle (401.5).
                 self.hold_reveals();
-                if let Some(obj) = self.object(ctx, *r) {
-                    if crate::rules::replacement::flashback_exiles(&self.game, obj) {
-                        // 702.34a: a flashback spell is exiled instead of going anywhere else.
-                        self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "702.34a");
-                    } else {
-                        self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "701.24c");
-                    }
+                if let Some(obj) = self.object(ctx, *r)
+                    && !self.moved_instead_of_leaving_stack(obj)
+                {
+                    self.move_card(obj, ZoneRef::Library(owner), Position::Bottom, 0, "701.24c");
                 }
                 // 701.24c: the library is shuffled even if the object isn't where it was expected.
                 self.shuffle_for(owner, "701.24c");
@@ -450,15 +455,15 @@ impl Sim<'_> {
             Effect::GainLifeForEach { player, filter } => {
                 for p in self.players(ctx, *player)? {
                     // 709.2: a split card is one card, counted once.
-                    let n = self
-                        .game
-                        .zone(ZoneRef::Graveyard(p))
-                        .iter()
-                        .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
-                        .map(|&o| {
-                            if mutants::is(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
-                        })
-                        .sum::<usize>();
+                    let n =
+                        self.game
+                            .zone(ZoneRef::Graveyard(p))
+                            .iter()
+                            .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
+                            .map(|&o| {
+                                if self.bug(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
+                            })
+                            .sum::<usize>();
                     // The amount is decided by 709.2 when a split card is among the counted cards.
                     let split = self.game.zone(ZoneRef::Graveyard(p)).iter().any(|&o| {
                         matches(&self.game.obj(o).chars, filter, None) && !self.game.obj(o).def.split.is_empty()
@@ -522,7 +527,7 @@ impl Sim<'_> {
                 }
             }
             Effect::NameCard { player, filter } => {
-                let p = self.players(ctx, *player)?[0];
+                let p = self.player(ctx, *player)?;
                 let options = crate::rules::naming::nameable(&self.game, filter);
                 let name = match self.decide(&Decision::Name {
                     player: p,
@@ -635,7 +640,8 @@ impl Sim<'_> {
                     return Ok(());
                 }
                 if *optional {
-                    let decision = Decision::May { player: ctx.controller, about: "counters", card: Some(source) };
+                    let decision =
+                        Decision::May { player: ctx.controller, about: MayAbout::Counters, card: Some(source) };
                     if !self.yes_no(&decision)? {
                         return Ok(());
                     }
@@ -810,7 +816,7 @@ impl Sim<'_> {
         }
     }
 
-    fn yes_no(&mut self, decision: &Decision) -> Result<bool, SimError> {
+    pub(super) fn yes_no(&mut self, decision: &Decision) -> Result<bool, SimError> {
         match self.decide(decision)? {
             Choice::Bool(b) => Ok(b),
             other => Err(self.illegal(
@@ -852,410 +858,5 @@ impl Sim<'_> {
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
         // 401.5: the top card after the shuffle is a new one, revealed at once.
         self.settle_reveals();
-    }
-
-    /// One search (701.23), possibly of several merged instructions (701.23h), by one or more
-    /// searchers at once (701.23i).
-    fn search(&mut self, ctx: &mut Ctx, specs: &[SearchSpec]) -> Result<(), SimError> {
-        let head = &specs[0];
-        let searchers = self.players(ctx, head.searcher)?;
-        // 101.4 / 701.23g: each player offered the choice decides, in APNAP order, whether to search.
-        let mut active = Vec::new();
-        for p in searchers {
-            if !head.optional || self.yes_no(&Decision::May { player: p, about: "search", card: None })? {
-                active.push(p);
-            } else {
-                // A declined search prevents the search and what follows it (the shuffle).
-                self.rule_decision("701.23g", Vec::new());
-            }
-        }
-        let same_name: Vec<Option<Option<Vec<String>>>> = specs
-            .iter()
-            .map(|s| s.filter.as_ref().and_then(|f| f.same_name_as).map(|r| self.referent_names(ctx, r)))
-            .collect();
-        // 701.23i: everyone looks at the same time — searchers limited to the top of the same
-        // library see the same top cards — then they decide in APNAP order, each knowing what
-        // the earlier ones found (101.4b), so a card is found once.
-        let mut looks = Vec::new();
-        let mut windows = BTreeMap::new();
-        for &searcher in &active {
-            let whose = match head.whose {
-                Some(r) => self.players(ctx, r)?[0],
-                None => searcher,
-            };
-            let (looked_at, cap) = self.look(searcher, whose, &head.zones, &mut windows)?;
-            self.refuse_unmodelled_in_searched_library(searcher, &looked_at)?;
-            looks.push((searcher, whose, looked_at, cap));
-        }
-        let mut results = Vec::new();
-        let mut taken: BTreeSet<ObjId> = BTreeSet::new();
-        for (searcher, whose, looked_at, cap) in looks {
-            let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
-            // Mutant `sequential-searches`: a later searcher looks after earlier finds have left.
-            let looked_at = match cap {
-                Some(n) if mutants::is(Mutant::SequentialSearches) && head.zones == [SearchZone::Library] => {
-                    mutants::slid_window(&self.game, whose, n, &taken)
-                }
-                _ => looked_at,
-            };
-            let mut parts: Vec<PartPlan> = specs
-                .iter()
-                .zip(&same_name)
-                .map(|(s, n)| plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref())))
-                .collect();
-            let joint_min = joint_minimum(&mut parts);
-            let decision = Decision::Find {
-                searcher,
-                parts: parts.clone(),
-                looked_at: looked_at.clone(),
-                cap,
-                joint_min,
-                to: specs.iter().map(|s| s.to).collect(),
-            };
-            let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
-            let total: usize = found.iter().map(Vec::len).sum();
-            if total < joint_min {
-                return Err(self.illegal(
-                    Violation::new(
-                        "701.23d",
-                        format!("the merged search found {total} card(s) but could find {joint_min} (701.23h)"),
-                    ),
-                    Vec::new(),
-                ));
-            }
-            taken.extend(found.iter().flatten().copied());
-            results.push((searcher, whose, looked_at, cap, found));
-        }
-        // The searches happen; each is one event, and "whenever … searches" abilities trigger even
-        // when the search was limited to part of the library (701.23f).
-        let names = self.names();
-        for (searcher, whose, looked_at, cap, found) in &results {
-            // Mutant `empty-library-not-searched`: an empty library "can't be searched".
-            if mutants::is(Mutant::EmptyLibraryNotSearched)
-                && head.zones == [SearchZone::Library]
-                && self.game.zone(ZoneRef::Library(*whose)).is_empty()
-            {
-                continue;
-            }
-            let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
-            let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
-            let player = self.pname(*searcher);
-            let clause = crate::rules::search::search_clause(&self.game, specs, *cap, *whose);
-            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
-            // 701.23a: the searcher looks at every card of the zones searched — only the top
-            // cards under a 701.23f limit — so they know each card of a hand or library they looked
-            // at for as long as it stays that object: until it moves (400.7) or the library is
-            // shuffled (701.24a, 701.20d).
-            for &o in looked_at {
-                if matches!(self.game.obj(o).zone, ZoneRef::Hand(_) | ZoneRef::Library(_)) {
-                    crate::rules::reveal::look_at(&mut self.game, o, *searcher);
-                }
-            }
-            // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
-            let times = if mutants::is(Mutant::MergedSearchTriggersTwice) { specs.len() } else { 1 };
-            for _ in 0..times {
-                if head.zones.contains(&SearchZone::Library) {
-                    self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
-                }
-            }
-        }
-        for (searcher, whose, looked_at, cap, found) in &results {
-            // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
-            let reveals = |s: &SearchSpec| s.reveal || mutants::is(Mutant::FoundCardRevealed);
-            let revealed: Vec<ObjId> =
-                specs.iter().zip(found).filter(|(s, _)| reveals(s)).flat_map(|(_, f)| f.iter().copied()).collect();
-            // 701.23e: found cards are revealed only when the effect says so.
-            if !revealed.is_empty() {
-                let everyone = self.game.everyone();
-                for &o in &revealed {
-                    self.game.objs[o].known |= everyone;
-                }
-                let cards = revealed.iter().map(|&o| self.id(o)).collect();
-                let player = self.pname(*searcher);
-                self.emit(Event::Revealed { player, cards }, "701.23e");
-            }
-            let shuffles = specs.iter().any(|s| s.shuffle) && !mutants::is(Mutant::NoShuffleAfterSearch);
-            // Seed 003 (R003-01): a replacement that mills while a card enters from a library
-            // doesn't mill the cards entering from it, though they are still there.
-            let entering: Vec<ObjId> = specs
-                .iter()
-                .zip(found)
-                .filter(|(s, _)| s.to == Destination::Battlefield)
-                .flat_map(|(_, f)| f.iter().copied())
-                .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
-                .collect();
-            // The found cards move at once; a new top card is revealed after that (401.5).
-            self.hold_reveals();
-            let entered = self.apply_as_enters(&entering, *searcher);
-            if entered.is_err() {
-                self.release_reveals();
-            }
-            entered?;
-            let mut to_top = Vec::new();
-            // The found cards are put where they go at the same time (a graveyard's share is
-            // ordered by its owner).
-            let outer = self.begin_batch();
-            for (spec, cards) in specs.iter().zip(found) {
-                let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
-                for &o in cards {
-                    let owner = self.game.obj(o).owner;
-                    match spec.to {
-                        Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
-                        Destination::Graveyard => {
-                            self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
-                        }
-                        Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
-                        // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
-                        Destination::Battlefield if !can_enter_battlefield(&self.game.obj(o).chars) => {}
-                        Destination::Battlefield => {
-                            self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
-                            self.game.objs[o].controller = *searcher;
-                        }
-                        Destination::LibraryTop => to_top.push((o, seen)),
-                        Destination::ExileFaceDown => {
-                            // 406.3: face down, so no player may examine it except the one the
-                            // effect allows.
-                            self.move_card(o, ZoneRef::Exile, Position::Top, 0, "406.3");
-                            let obj = &mut self.game.objs[o];
-                            obj.face_down = true;
-                            obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
-                            obj.known = if mutants::is(Mutant::FaceDownExileVisible) {
-                                everyone_of(obj.known)
-                            } else {
-                                bit(*searcher)
-                            };
-                            obj.flags.playable_by = Some(*searcher);
-                        }
-                    }
-                }
-            }
-            self.end_batch(outer);
-            self.release_reveals();
-            // 701.24b: shuffling and putting cards in their place in the library is one action; the
-            // top card is revealed once they are there (401.5).
-            self.hold_reveals();
-            if shuffles {
-                // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
-                let untouched = mutants::below_window(&self.game, *whose, cap.is_some(), looked_at);
-                // 701.24b: cards bound for a position in the library are not part of the shuffle
-                // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
-                let shuffled_in = mutants::is(Mutant::FoundCardShuffledIn);
-                // 701.23f: a capped search's "then shuffle" still refers to the whole library.
-                let clause = if cap.is_some() { "701.23f" } else { "701.24a" };
-                self.shuffle_except(
-                    *whose,
-                    &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>(),
-                    clause,
-                );
-                if shuffled_in {
-                    to_top.iter_mut().for_each(|t| t.1 = 0);
-                }
-                for (o, known) in untouched {
-                    self.game.objs[o].known = known;
-                }
-            }
-            let mut group_sizes = vec![0usize; self.game.players.len()];
-            for &(o, _) in &to_top {
-                group_sizes[self.game.obj(o).owner] += 1;
-            }
-            // 401.4: cards put on top at the same time are in an order their owner chooses.
-            self.at_once(|sim| {
-                for (o, seen) in to_top {
-                    // 401.4: when two or more go on top at once their owner arranges them, seeing them.
-                    let owner = sim.game.obj(o).owner;
-                    let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
-                    sim.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
-                }
-            });
-            self.release_reveals();
-        }
-        Ok(())
-    }
-
-    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId], clause: &'static str) {
-        let zone = ZoneRef::Library(player);
-        let kept_set: BTreeSet<ObjId> = kept_out.iter().copied().collect();
-        let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_set.contains(o)).collect();
-        self.game.zone_mut(zone).retain(|o| !kept_set.contains(o));
-        self.shuffle_for(player, clause);
-        // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
-        // moved to their place right after.
-        let list = self.game.zone_mut(zone);
-        for o in kept.into_iter().rev() {
-            list.insert(0, o);
-        }
-    }
-
-    /// The cards a searcher looks at in each zone, and the 701.23f limit if one applies.
-    fn look(
-        &mut self,
-        searcher: PlayerId,
-        whose: PlayerId,
-        zones: &[SearchZone],
-        windows: &mut BTreeMap<(PlayerId, u32), Vec<ObjId>>,
-    ) -> Result<(Vec<ObjId>, Option<u32>), SimError> {
-        let mut looked = Vec::new();
-        let mut cap = None;
-        for &z in zones {
-            let zone = search_zone(z, searcher, whose);
-            match z {
-                SearchZone::Library => {
-                    // Mutant `mindcensor-ignored-multi-zone`: no limit when other zones are searched too.
-                    let caps = if zones.len() == 1 || !mutants::is(Mutant::MindcensorIgnoredMultiZone) {
-                        library_caps(&self.game, searcher)
-                    } else {
-                        Vec::new()
-                    };
-                    cap = self.library_limit(searcher, caps)?;
-                    match cap {
-                        None => looked.extend_from_slice(self.game.zone(zone)),
-                        Some(n) => {
-                            let window = match windows.get(&(whose, n)) {
-                                Some(w) => w.clone(),
-                                None => {
-                                    let w = self.library_window(whose, n as usize)?;
-                                    windows.insert((whose, n), w.clone());
-                                    w
-                                }
-                            };
-                            // Mutant `mindcensor-bottom-n`: the bottom N cards instead.
-                            let bottom = mutants::is(Mutant::MindcensorBottomN);
-                            looked.extend(if bottom { mutants::bottom_window(&self.game, whose, n) } else { window });
-                        }
-                    }
-                }
-                // 701.23j: outside the game, only cards the searcher owns.
-                SearchZone::Outside => {
-                    looked.extend(self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher));
-                    // Mutant `outside-finds-others-cards`: every player's cards outside the game.
-                    if mutants::is(Mutant::OutsideFindsOthersCards) {
-                        let others = (0..self.game.players.len()).filter(|&p| p != searcher);
-                        looked.extend(others.flat_map(|p| self.game.zone(ZoneRef::Outside(p)).to_vec()));
-                    }
-                }
-                _ => looked.extend_from_slice(self.game.zone(zone)),
-            }
-        }
-        Ok((looked, cap))
-    }
-
-    /// The 701.23f limit of a library search: none, the one that applies, or — when several
-    /// apply — the one the searcher applies last (616.1).
-    fn library_limit(&mut self, searcher: PlayerId, caps: Vec<u32>) -> Result<Option<u32>, SimError> {
-        if caps.len() < 2 {
-            return Ok(caps.first().copied());
-        }
-        let chosen = match self.decide(&Decision::SearchLimit { player: searcher, options: caps.clone() })? {
-            Choice::Limit(n) => n,
-            other => {
-                return Err(self.illegal(
-                    Violation::new("616.1", format!("{other:?} is not a search limit")),
-                    caps.iter().map(|n| format!("top {n}")).collect(),
-                ));
-            }
-        };
-        check_library_cap(&caps, chosen)
-            .map_err(|v| self.illegal(v, caps.iter().map(|n| format!("top {n}")).collect()))?;
-        Ok(Some(chosen))
-    }
-
-    /// The top `n` cards of a library (701.23f); where a shuffle left their order random,
-    /// which cards they are is chance.
-    fn library_window(&mut self, player: PlayerId, n: usize) -> Result<Vec<ObjId>, SimError> {
-        self.top_cards(player, n, "search_window")
-    }
-
-    fn found_parts(
-        &mut self,
-        decision: &Decision,
-        parts: &[PartPlan],
-        looked_at: &[ObjId],
-        cap: Option<u32>,
-    ) -> Result<Vec<Vec<ObjId>>, SimError> {
-        let answer = self.decide(decision)?;
-        let found = match answer {
-            Choice::Parts(p) if p.len() == parts.len() => p,
-            Choice::Cards(c) if parts.len() == 1 => vec![c],
-            other => {
-                return Err(self.illegal(
-                    Violation::new(
-                        "701.23a",
-                        format!(
-                            "{other:?} is not a set of found cards for each of {} search instruction(s)",
-                            parts.len()
-                        ),
-                    ),
-                    Vec::new(),
-                ));
-            }
-        };
-        // Mutant `hidden-copies-forced`: an "all" search finds every match, whatever was chosen.
-        let found = if mutants::is(Mutant::HiddenCopiesForced) {
-            parts.iter().zip(found).map(|(p, f)| if p.all { p.candidates.clone() } else { f }).collect()
-        } else {
-            found
-        };
-        let mut all = BTreeSet::new();
-        for (plan, cards) in parts.iter().zip(&found) {
-            if let Err(v) = check_found(&self.game, plan, cards, looked_at, cap) {
-                let options = describe_plan(&self.game, plan);
-                return Err(self.illegal(v, options));
-            }
-            for &c in cards {
-                if !all.insert(c) {
-                    let id = self.id(c);
-                    return Err(self.illegal(
-                        Violation::new("701.23h", format!("{id} was found for two instructions of one search")),
-                        Vec::new(),
-                    ));
-                }
-            }
-        }
-        Ok(found)
-    }
-}
-
-/// The zone a search of `z` covers: `whose` zones, except outside the game, which is always the
-/// searcher's own cards (701.23j).
-pub(super) fn search_zone(z: SearchZone, searcher: PlayerId, whose: PlayerId) -> ZoneRef {
-    match z {
-        SearchZone::Graveyard => ZoneRef::Graveyard(whose),
-        SearchZone::Hand => ZoneRef::Hand(whose),
-        SearchZone::Library => ZoneRef::Library(whose),
-        SearchZone::Outside => ZoneRef::Outside(searcher),
-    }
-}
-
-/// A plan in words, for error messages that list what would have been legal.
-pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
-    let ids: Vec<&str> = plan.candidates.iter().map(|&o| game.obj(o).id.as_str()).collect();
-    let must: Vec<&str> =
-        if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_str()).collect() } else { Vec::new() };
-    let mut out = vec![format!("find between {} and {} of: [{}]", plan.min, plan.max, ids.join(", "))];
-    if !must.is_empty() {
-        out.push(format!("including every one of: [{}]", must.join(", ")));
-    }
-    if plan.different_names {
-        out.push("with different names".into());
-    }
-    out
-}
-
-/// [`Mutant::FaceDownExileVisible`]: everyone (the exile zone's default knowledge is every player).
-fn everyone_of(default_known: u8) -> u8 {
-    default_known
-}
-
-/// The zone a found card ends in when an instruction puts it at `to` (its owner's hand, graveyard
-/// or library; exile; the battlefield), or `None` when it stays where it is (an instant or
-/// sorcery card can't enter the battlefield, 400.4a).
-pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Option<ZoneRef> {
-    let owner = game.obj(card).owner;
-    match to {
-        Destination::Hand => Some(ZoneRef::Hand(owner)),
-        Destination::Graveyard => Some(ZoneRef::Graveyard(owner)),
-        Destination::Exile | Destination::ExileFaceDown => Some(ZoneRef::Exile),
-        Destination::LibraryTop => Some(ZoneRef::Library(owner)),
-        Destination::Battlefield => can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield),
     }
 }

@@ -1,0 +1,448 @@
+//! Searching (701.23): one search of one or more merged instructions by one or more searchers,
+//! what each searcher looks at (a library limited to its top N, 701.23f), the finds the rules
+//! allow, and where found cards go. The rule decisions are in [`crate::rules::search`].
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::resolve::Ctx;
+use super::{Choice, Decision, MayAbout, Sim, SimError};
+use crate::cards::instructions::{Destination, SearchSpec, SearchZone};
+use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::mutants::{self, Mutant};
+use crate::outcome::Event;
+use crate::rules::Violation;
+use crate::rules::apnap::bit;
+use crate::rules::search::{
+    PartPlan, check_found, check_library_cap, joint_minimum, library_caps, library_caps_in_play, plan_part,
+};
+use crate::rules::triggers::Happening;
+use crate::rules::zones::{Position, can_enter_battlefield};
+
+impl Sim<'_> {
+    /// One search (701.23), possibly of several merged instructions (701.23h), by one or more
+    /// searchers at once (701.23i).
+    pub(super) fn search(&mut self, ctx: &mut Ctx, specs: &[SearchSpec]) -> Result<(), SimError> {
+        let Some(head) = specs.first() else {
+            return Ok(());
+        };
+        let searchers = self.players(ctx, head.searcher)?;
+        // 101.4 / 701.23g: each player offered the choice decides, in APNAP order, whether to search.
+        let mut active = Vec::new();
+        for p in searchers {
+            if !head.optional || self.yes_no(&Decision::May { player: p, about: MayAbout::Search, card: None })? {
+                active.push(p);
+            } else {
+                // A declined search prevents the search and what follows it (the shuffle).
+                self.rule_decision("701.23g", Vec::new());
+            }
+        }
+        let same_name: Vec<Option<Option<Vec<String>>>> = specs
+            .iter()
+            .map(|s| s.filter.as_ref().and_then(|f| f.same_name_as).map(|r| self.referent_names(ctx, r)))
+            .collect();
+        // 701.23i: everyone looks at the same time — searchers limited to the top of the same
+        // library see the same top cards — then they decide in APNAP order, each knowing what
+        // the earlier ones found (101.4b), so a card is found once.
+        let mut looks = Vec::new();
+        let mut windows = BTreeMap::new();
+        for &searcher in &active {
+            let whose = match head.whose {
+                Some(r) => self.player(ctx, r)?,
+                None => searcher,
+            };
+            let (looked_at, cap) = self.look(searcher, whose, &head.zones, &mut windows)?;
+            self.refuse_unmodelled_in_searched_library(searcher, &looked_at)?;
+            looks.push((searcher, whose, looked_at, cap));
+        }
+        let mut results = Vec::new();
+        let mut taken: BTreeSet<ObjId> = BTreeSet::new();
+        for (searcher, whose, looked_at, cap) in looks {
+            let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
+            // Mutant `sequential-searches`: a later searcher looks after earlier finds have left.
+            let looked_at = match cap {
+                Some(n) if self.bug(Mutant::SequentialSearches) && head.zones == [SearchZone::Library] => {
+                    mutants::slid_window(&self.game, whose, n, &taken)
+                }
+                _ => looked_at,
+            };
+            let mut parts: Vec<PartPlan> = specs
+                .iter()
+                .zip(&same_name)
+                .map(|(s, n)| {
+                    let mut plan = plan_part(&self.game, s, &looked_at, n.as_ref().map(|o| o.as_deref()));
+                    // Mutants `public-copies-optional`, `quantity-search-finds-fewer`.
+                    mutants::adjust_plan(self.mutant, &mut plan);
+                    plan
+                })
+                .collect();
+            let joint_min = joint_minimum(&mut parts);
+            let decision = Decision::Find {
+                searcher,
+                parts: parts.clone(),
+                looked_at: looked_at.clone(),
+                cap,
+                joint_min,
+                to: specs.iter().map(|s| s.to).collect(),
+            };
+            let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
+            let total: usize = found.iter().map(Vec::len).sum();
+            if total < joint_min {
+                return Err(self.illegal(
+                    Violation::new(
+                        "701.23d",
+                        format!("the merged search found {total} card(s) but could find {joint_min} (701.23h)"),
+                    ),
+                    Vec::new(),
+                ));
+            }
+            taken.extend(found.iter().flatten().copied());
+            results.push((searcher, whose, looked_at, cap, found));
+        }
+        // The searches happen; each is one event, and "whenever … searches" abilities trigger even
+        // when the search was limited to part of the library (701.23f).
+        let names = self.names();
+        for (searcher, whose, looked_at, cap, found) in &results {
+            // Mutant `empty-library-not-searched`: an empty library "can't be searched".
+            if self.bug(Mutant::EmptyLibraryNotSearched)
+                && head.zones == [SearchZone::Library]
+                && self.game.zone(ZoneRef::Library(*whose)).is_empty()
+            {
+                continue;
+            }
+            let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
+            let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
+            let player = self.pname(*searcher);
+            // Mutant `mindcensor-limits-controller`: a limit in play limits someone, so 701.23f.
+            let clause = if self.bug(Mutant::MindcensorLimitsController)
+                && head.zones.contains(&SearchZone::Library)
+                && !library_caps_in_play(&self.game).is_empty()
+            {
+                "701.23f"
+            } else {
+                crate::rules::search::search_clause(&self.game, specs, *cap, *whose)
+            };
+            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
+            // 701.23a: the searcher looks at every card of the zones searched — only the top
+            // cards under a 701.23f limit — so they know each card of a hand or library they looked
+            // at for as long as it stays that object: until it moves (400.7) or the library is
+            // shuffled (701.24a, 701.20d).
+            for &o in looked_at {
+                if matches!(self.game.obj(o).zone, ZoneRef::Hand(_) | ZoneRef::Library(_)) {
+                    crate::rules::reveal::look_at(&mut self.game, o, *searcher);
+                }
+            }
+            // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
+            let times = if self.bug(Mutant::MergedSearchTriggersTwice) { specs.len() } else { 1 };
+            for _ in 0..times {
+                if head.zones.contains(&SearchZone::Library) {
+                    self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
+                }
+            }
+        }
+        for (searcher, whose, looked_at, cap, found) in &results {
+            // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
+            let reveal_all = self.bug(Mutant::FoundCardRevealed);
+            let reveals = |s: &SearchSpec| s.reveal || reveal_all;
+            let revealed: Vec<ObjId> =
+                specs.iter().zip(found).filter(|(s, _)| reveals(s)).flat_map(|(_, f)| f.iter().copied()).collect();
+            // 701.23e: found cards are revealed only when the effect says so.
+            if !revealed.is_empty() {
+                let everyone = self.game.everyone();
+                for &o in &revealed {
+                    self.game.objs[o].known |= everyone;
+                }
+                let cards = revealed.iter().map(|&o| self.id(o)).collect();
+                let player = self.pname(*searcher);
+                self.emit(Event::Revealed { player, cards }, "701.23e");
+            }
+            let shuffles = specs.iter().any(|s| s.shuffle) && !self.bug(Mutant::NoShuffleAfterSearch);
+            // Seed 003 (R003-01): a replacement that mills while a card enters from a library
+            // doesn't mill the cards entering from it, though they are still there.
+            let entering: Vec<ObjId> = specs
+                .iter()
+                .zip(found)
+                .filter(|(s, _)| s.to == Destination::Battlefield)
+                .flat_map(|(_, f)| f.iter().copied())
+                .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
+                .collect();
+            // The found cards move at once; a new top card is revealed after that (401.5).
+            self.hold_reveals();
+            let entered = self.apply_as_enters(&entering, *searcher);
+            if entered.is_err() {
+                self.release_reveals();
+            }
+            entered?;
+            let mut to_top = Vec::new();
+            // The found cards are put where they go at the same time (a graveyard's share is
+            // ordered by its owner).
+            let outer = self.begin_batch();
+            for (spec, cards) in specs.iter().zip(found) {
+                let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
+                for &o in cards {
+                    let owner = self.game.obj(o).owner;
+                    match spec.to {
+                        Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
+                        Destination::Graveyard => {
+                            self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
+                        }
+                        Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
+                        // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
+                        Destination::Battlefield if !can_enter_battlefield(&self.game.obj(o).chars) => {}
+                        Destination::Battlefield => {
+                            self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
+                            self.game.objs[o].controller = *searcher;
+                        }
+                        Destination::LibraryTop => to_top.push((o, seen)),
+                        Destination::ExileFaceDown => {
+                            // 406.3: face down, so no player may examine it except the one the
+                            // effect allows.
+                            self.move_card(o, ZoneRef::Exile, Position::Top, 0, "406.3");
+                            let visible = self.bug(Mutant::FaceDownExileVisible);
+                            let obj = &mut self.game.objs[o];
+                            obj.face_down = true;
+                            obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
+                            obj.known = if visible { everyone_of(obj.known) } else { bit(*searcher) };
+                            obj.flags.playable_by = Some(*searcher);
+                        }
+                    }
+                }
+            }
+            self.end_batch(outer);
+            self.release_reveals();
+            // 701.24b: shuffling and putting cards in their place in the library is one action; the
+            // top card is revealed once they are there (401.5).
+            self.hold_reveals();
+            if shuffles {
+                // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
+                let untouched = if cap.is_some() && self.bug(Mutant::MindcensorShufflesTopOnly) {
+                    mutants::below_window(&self.game, *whose, looked_at)
+                } else {
+                    Vec::new()
+                };
+                // 701.24b: cards bound for a position in the library are not part of the shuffle
+                // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
+                let shuffled_in = self.bug(Mutant::FoundCardShuffledIn);
+                // 701.23f: a capped search's "then shuffle" still refers to the whole library.
+                let clause = if cap.is_some() { "701.23f" } else { "701.24a" };
+                self.shuffle_except(
+                    *whose,
+                    &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>(),
+                    clause,
+                );
+                if shuffled_in {
+                    to_top.iter_mut().for_each(|t| t.1 = 0);
+                }
+                for (o, known) in untouched {
+                    self.game.objs[o].known = known;
+                }
+            }
+            let mut group_sizes = vec![0usize; self.game.players.len()];
+            for &(o, _) in &to_top {
+                group_sizes[self.game.obj(o).owner] += 1;
+            }
+            // 401.4: cards put on top at the same time are in an order their owner chooses.
+            self.at_once(|sim| {
+                for (o, seen) in to_top {
+                    // 401.4: when two or more go on top at once their owner arranges them, seeing them.
+                    let owner = sim.game.obj(o).owner;
+                    let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
+                    sim.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
+                }
+            });
+            self.release_reveals();
+        }
+        Ok(())
+    }
+
+    fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId], clause: &'static str) {
+        let zone = ZoneRef::Library(player);
+        let kept_set: BTreeSet<ObjId> = kept_out.iter().copied().collect();
+        let kept: Vec<ObjId> = self.game.zone(zone).iter().copied().filter(|o| kept_set.contains(o)).collect();
+        self.game.zone_mut(zone).retain(|o| !kept_set.contains(o));
+        self.shuffle_for(player, clause);
+        // The kept-out cards sit on top of the shuffled rest, in no fixed position, until they are
+        // moved to their place right after.
+        let list = self.game.zone_mut(zone);
+        for o in kept.into_iter().rev() {
+            list.insert(0, o);
+        }
+    }
+
+    /// The cards a searcher looks at in each zone, and the 701.23f limit if one applies.
+    fn look(
+        &mut self,
+        searcher: PlayerId,
+        whose: PlayerId,
+        zones: &[SearchZone],
+        windows: &mut BTreeMap<(PlayerId, u32), Vec<ObjId>>,
+    ) -> Result<(Vec<ObjId>, Option<u32>), SimError> {
+        let mut looked = Vec::new();
+        let mut cap = None;
+        for &z in zones {
+            let zone = search_zone(z, searcher, whose);
+            match z {
+                SearchZone::Library => {
+                    // Mutant `mindcensor-ignored-multi-zone`: no limit when other zones are searched too.
+                    let caps = if zones.len() == 1 || !self.bug(Mutant::MindcensorIgnoredMultiZone) {
+                        // Mutant `mindcensor-limits-controller`: every limit applies to everyone.
+                        if self.bug(Mutant::MindcensorLimitsController) {
+                            library_caps_in_play(&self.game)
+                        } else {
+                            library_caps(&self.game, searcher)
+                        }
+                    } else {
+                        Vec::new()
+                    };
+                    cap = self.library_limit(searcher, caps)?;
+                    match cap {
+                        None => looked.extend_from_slice(self.game.zone(zone)),
+                        Some(n) => {
+                            let window = match windows.get(&(whose, n)) {
+                                Some(w) => w.clone(),
+                                None => {
+                                    let w = self.library_window(whose, n as usize)?;
+                                    windows.insert((whose, n), w.clone());
+                                    w
+                                }
+                            };
+                            // Mutant `mindcensor-bottom-n`: the bottom N cards instead.
+                            let bottom = self.bug(Mutant::MindcensorBottomN);
+                            looked.extend(if bottom { mutants::bottom_window(&self.game, whose, n) } else { window });
+                        }
+                    }
+                }
+                // 701.23j: outside the game, only cards the searcher owns.
+                SearchZone::Outside => {
+                    looked.extend(self.game.zone(zone).iter().copied().filter(|&o| self.game.obj(o).owner == searcher));
+                    // Mutant `outside-finds-others-cards`: every player's cards outside the game.
+                    if self.bug(Mutant::OutsideFindsOthersCards) {
+                        let others = (0..self.game.players.len()).filter(|&p| p != searcher);
+                        looked.extend(others.flat_map(|p| self.game.zone(ZoneRef::Outside(p)).to_vec()));
+                    }
+                }
+                _ => looked.extend_from_slice(self.game.zone(zone)),
+            }
+        }
+        Ok((looked, cap))
+    }
+
+    /// The 701.23f limit of a library search: none, the one that applies, or — when several
+    /// apply — the one the searcher applies last (616.1).
+    fn library_limit(&mut self, searcher: PlayerId, caps: Vec<u32>) -> Result<Option<u32>, SimError> {
+        if caps.len() < 2 {
+            return Ok(caps.first().copied());
+        }
+        let chosen = match self.decide(&Decision::SearchLimit { player: searcher, options: caps.clone() })? {
+            Choice::Limit(n) => n,
+            other => {
+                return Err(self.illegal(
+                    Violation::new("616.1", format!("{other:?} is not a search limit")),
+                    caps.iter().map(|n| format!("top {n}")).collect(),
+                ));
+            }
+        };
+        check_library_cap(&caps, chosen)
+            .map_err(|v| self.illegal(v, caps.iter().map(|n| format!("top {n}")).collect()))?;
+        Ok(Some(chosen))
+    }
+
+    /// The top `n` cards of a library (701.23f); where a shuffle left their order random,
+    /// which cards they are is chance.
+    fn library_window(&mut self, player: PlayerId, n: usize) -> Result<Vec<ObjId>, SimError> {
+        self.top_cards(player, n, "search_window")
+    }
+
+    fn found_parts(
+        &mut self,
+        decision: &Decision,
+        parts: &[PartPlan],
+        looked_at: &[ObjId],
+        cap: Option<u32>,
+    ) -> Result<Vec<Vec<ObjId>>, SimError> {
+        let answer = self.decide(decision)?;
+        let found = match answer {
+            Choice::Parts(p) if p.len() == parts.len() => p,
+            Choice::Cards(c) if parts.len() == 1 => vec![c],
+            other => {
+                return Err(self.illegal(
+                    Violation::new(
+                        "701.23a",
+                        format!(
+                            "{other:?} is not a set of found cards for each of {} search instruction(s)",
+                            parts.len()
+                        ),
+                    ),
+                    Vec::new(),
+                ));
+            }
+        };
+        // Mutant `hidden-copies-forced`: an "all" search finds every match, whatever was chosen.
+        let found = if self.bug(Mutant::HiddenCopiesForced) {
+            parts.iter().zip(found).map(|(p, f)| if p.all { p.candidates.clone() } else { f }).collect()
+        } else {
+            found
+        };
+        let mut all = BTreeSet::new();
+        for (plan, cards) in parts.iter().zip(&found) {
+            if let Err(v) = check_found(&self.game, plan, cards, looked_at, cap) {
+                let options = describe_plan(&self.game, plan);
+                return Err(self.illegal(v, options));
+            }
+            for &c in cards {
+                if !all.insert(c) {
+                    let id = self.id(c);
+                    return Err(self.illegal(
+                        Violation::new("701.23h", format!("{id} was found for two instructions of one search")),
+                        Vec::new(),
+                    ));
+                }
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The zone a search of `z` covers: `whose` zones, except outside the game, which is always the
+/// searcher's own cards (701.23j).
+pub(super) fn search_zone(z: SearchZone, searcher: PlayerId, whose: PlayerId) -> ZoneRef {
+    match z {
+        SearchZone::Graveyard => ZoneRef::Graveyard(whose),
+        SearchZone::Hand => ZoneRef::Hand(whose),
+        SearchZone::Library => ZoneRef::Library(whose),
+        SearchZone::Outside => ZoneRef::Outside(searcher),
+    }
+}
+
+/// A plan in words, for error messages that list what would have been legal.
+pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
+    let ids: Vec<&str> = plan.candidates.iter().map(|&o| game.obj(o).id.as_str()).collect();
+    let must: Vec<&str> =
+        if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_str()).collect() } else { Vec::new() };
+    let mut out = vec![format!("find between {} and {} of: [{}]", plan.min, plan.max, ids.join(", "))];
+    if !must.is_empty() {
+        out.push(format!("including every one of: [{}]", must.join(", ")));
+    }
+    if plan.different_names {
+        out.push("with different names".into());
+    }
+    out
+}
+
+/// [`Mutant::FaceDownExileVisible`]: everyone (the exile zone's default knowledge is every player).
+fn everyone_of(default_known: u8) -> u8 {
+    default_known
+}
+
+/// The zone a found card ends in when an instruction puts it at `to` (its owner's hand, graveyard
+/// or library; exile; the battlefield), or `None` when it stays where it is (an instant or
+/// sorcery card can't enter the battlefield, 400.4a).
+pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Option<ZoneRef> {
+    let owner = game.obj(card).owner;
+    match to {
+        Destination::Hand => Some(ZoneRef::Hand(owner)),
+        Destination::Graveyard => Some(ZoneRef::Graveyard(owner)),
+        Destination::Exile | Destination::ExileFaceDown => Some(ZoneRef::Exile),
+        Destination::LibraryTop => Some(ZoneRef::Library(owner)),
+        Destination::Battlefield => can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield),
+    }
+}

@@ -1,0 +1,243 @@
+//! The stack and priority: triggered abilities put on the stack in APNAP order (603.3b), and
+//! the top object resolving (608.2), with what is put on and taken off it between.
+
+use super::{Choice, Decision, Sim, SimError, TargetChoice, cast, is_permanent, resolve};
+use crate::cards::instructions::Effect;
+use crate::model::{ObjId, PlayerId, ZoneRef};
+use crate::mutants::Mutant;
+use crate::outcome::Event;
+use crate::rules::Violation;
+use crate::rules::triggers::{
+    Happening, LastOnBattlefield, apnap_groups, is_stack_order, stacked_clause, triggered_by,
+};
+use crate::rules::zones::Position;
+
+/// Something on the stack.
+#[derive(Debug, Clone)]
+pub(super) enum StackItem {
+    Spell {
+        obj: ObjId,
+        face: Option<usize>,
+        targets: Vec<TargetChoice>,
+        controller: PlayerId,
+        x: u32,
+    },
+    Ability {
+        source: ObjId,
+        /// The source's object number when the ability was put on the stack (400.7: "it" means
+        /// that object only).
+        source_no: u32,
+        controller: PlayerId,
+        effect: Vec<Effect>,
+        triggering_player: Option<PlayerId>,
+        targets: Vec<TargetChoice>,
+        x: u32,
+        /// The new object its source became in a public zone, for a zone-change trigger (400.7e).
+        found_no: Option<u32>,
+    },
+}
+
+impl Sim<'_> {
+    /// "When this enters" abilities trigger once the entering permanent has its controller.
+    pub(super) fn trigger_entered(&mut self) {
+        for obj in std::mem::take(&mut self.entered) {
+            if self.game.obj(obj).zone == ZoneRef::Battlefield {
+                self.trigger(Happening::Entered(obj), None);
+            }
+        }
+    }
+
+    pub(super) fn trigger(&mut self, happening: Happening, died: Option<LastOnBattlefield>) {
+        let cycled = matches!(happening, Happening::Discarded { cycled: true, .. });
+        for t in triggered_by(&self.game, happening, died, &self.lookback) {
+            // Mutant `cycle-or-discard-twice`: a cycled card triggers "cycles or discards" once
+            // as a cycle and once as a discard.
+            if cycled && t.on == "cycled_or_discarded" && self.bug(Mutant::CycleOrDiscardTwice) {
+                self.pending.push(t.clone());
+            }
+            self.pending.push(t);
+        }
+    }
+
+    /// 603.3b: triggered abilities go on the stack the next time a player would receive priority,
+    /// in APNAP order, each player ordering their own. A `triggered` event is logged as each goes
+    /// on the stack, so the log shows the order. Targets are chosen then (603.3d); an ability
+    /// with no legal choice for a target is removed from the stack instead (and not logged).
+    pub(super) fn flush_triggers(&mut self) -> Result<(), SimError> {
+        if let Some(e) = self.refused.take() {
+            return Err(e);
+        }
+        self.trigger_entered();
+        let pending = std::mem::take(&mut self.pending);
+        for (player, group) in apnap_groups(pending, self.game.players.len()) {
+            let order: Vec<usize> = if group.len() < 2 {
+                (0..group.len()).collect()
+            } else {
+                let triggers = group.iter().map(|t| (t.source, t.on, t.triggering_player)).collect();
+                match self.decide(&Decision::OrderTriggers { player, triggers })? {
+                    Choice::Order(o) if is_stack_order(&o, group.len()) => o,
+                    other => {
+                        return Err(self.illegal(
+                            Violation::new(
+                                "603.3b",
+                                format!("{other:?} doesn't put each of {} triggers on the stack once", group.len()),
+                            ),
+                            Vec::new(),
+                        ));
+                    }
+                }
+            };
+            for i in order {
+                let t = group[i].clone();
+                let targets = if t.targets.is_empty() {
+                    Vec::new()
+                } else {
+                    let options = self.target_options(t.source, t.controller, &t.targets)?;
+                    if options.is_empty() {
+                        continue; // 603.3d: no legal targets, so it is removed from the stack.
+                    }
+                    let decision =
+                        Decision::Targets { player: t.controller, source: t.source, options: options.clone() };
+                    match self.decide(&decision)? {
+                        Choice::Targets(chosen) if options.contains(&chosen) => chosen,
+                        other => {
+                            let listed = options.iter().map(|o| self.describe_targets(o)).collect();
+                            return Err(self.illegal(
+                                Violation::new("603.3d", format!("{other:?} is not a legal choice of targets")),
+                                listed,
+                            ));
+                        }
+                    }
+                };
+                let (source, controller) = (self.id(t.source), self.pname(t.controller));
+                let player = t.triggering_player.map(|p| self.pname(p));
+                let target_names = self.target_names(&targets);
+                // The clause of the search that set off a search trigger (701.23f capped, 701.23h
+                // merged…): the last one logged.
+                let last_search = (t.on == "searched_library")
+                    .then(|| {
+                        let searches = self.log.iter().zip(&self.log_clauses).rev();
+                        searches.filter(|(e, _)| matches!(e.event, Event::Searched { .. })).map(|(_, &c)| c).next()
+                    })
+                    .flatten();
+                let clause = stacked_clause(&t, &group, last_search);
+                self.emit(
+                    Event::Triggered { source, controller, on: t.on.to_string(), player, targets: target_names },
+                    clause,
+                );
+                self.stack.push(StackItem::Ability {
+                    source: t.source,
+                    source_no: t.source_no,
+                    controller: t.controller,
+                    effect: t.effect,
+                    triggering_player: t.triggering_player,
+                    targets,
+                    x: 0,
+                    found_no: t.found_no,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn resolve_top(&mut self) -> Result<(), SimError> {
+        let Some(item) = self.stack.pop() else {
+            return Err(self.invalid("there is nothing on the stack to resolve"));
+        };
+        match item {
+            StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x, found_no } => {
+                // 608.2b: an ability whose every target has become illegal doesn't resolve.
+                let all_illegal = !targets.is_empty()
+                    && targets.iter().all(|t| !self.still_legal(*t))
+                    && !self.bug(Mutant::IllegalTargetsStillResolve);
+                if all_illegal {
+                    self.rule_decision("608.2b", Vec::new());
+                } else {
+                    let mut ctx = resolve::Ctx::new(source, controller, targets, triggering_player);
+                    ctx.source_no = source_no;
+                    ctx.found_no = found_no;
+                    ctx.x = x;
+                    ctx.capture_target(&self.game);
+                    self.run_effects(&mut ctx, &effect)?;
+                }
+            }
+            StackItem::Spell { obj, face, targets, controller, x } => {
+                let def = self.game.obj(obj).def.clone();
+                let cast_face = &crate::rules::casting::face_def(&def, face);
+                let spell = cast_face.spell.clone();
+                // 608.2b: a spell whose every target has become illegal doesn't resolve.
+                let all_illegal = !self.bug(Mutant::IllegalTargetsStillResolve)
+                    && spell.as_ref().is_some_and(|s| {
+                        !s.targets.is_empty()
+                            && targets.iter().enumerate().all(|(i, t)| {
+                                !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets)
+                            })
+                    });
+                if all_illegal {
+                    self.rule_decision("608.2b", Vec::new());
+                }
+                if let Some(spell) = spell.filter(|_| !all_illegal) {
+                    let mut ctx = resolve::Ctx::new(obj, controller, targets.clone(), None);
+                    ctx.source_no = self.game.obj(obj).object_no;
+                    ctx.x = x;
+                    ctx.capture_target(&self.game);
+                    self.run_effects(&mut ctx, &spell.effect)?;
+                }
+                if self.game.obj(obj).zone == ZoneRef::Stack {
+                    if is_permanent(cast_face) && !all_illegal {
+                        self.apply_as_enters(&[obj], controller)?;
+                        self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3");
+                        self.game.objs[obj].controller = controller;
+                    } else {
+                        let clause = if all_illegal { "608.2b" } else { "608.2n" };
+                        self.put_into_graveyard(obj, false, clause);
+                    }
+                }
+            }
+        }
+        self.apply_reveal_statics()?;
+        self.flush_triggers()
+    }
+
+    /// Removes a spell from the stack without resolving it (countered, 701.6a).
+    pub(crate) fn remove_spell(&mut self, obj: ObjId) -> bool {
+        let before = self.stack.len();
+        self.stack.retain(|item| !matches!(item, StackItem::Spell { obj: o, .. } if *o == obj));
+        self.stack.len() != before
+    }
+
+    /// Puts a spell on the stack (after the card moved there).
+    pub(crate) fn push_spell(
+        &mut self,
+        obj: ObjId,
+        face: Option<usize>,
+        targets: Vec<TargetChoice>,
+        controller: PlayerId,
+        x: u32,
+    ) {
+        self.stack.push(StackItem::Spell { obj, face, targets, controller, x });
+    }
+
+    /// Puts an activated ability on the stack.
+    pub(crate) fn push_ability(&mut self, source: ObjId, controller: PlayerId, effect: Vec<Effect>, x: u32) {
+        let source_no = self.game.obj(source).object_no;
+        self.stack.push(StackItem::Ability {
+            source,
+            source_no,
+            controller,
+            effect,
+            triggering_player: None,
+            targets: Vec::new(),
+            x,
+            found_no: None,
+        });
+    }
+
+    /// The half of a split card being cast, for a spell on the stack.
+    pub(crate) fn spell_face(&self, obj: ObjId) -> Option<usize> {
+        self.stack.iter().find_map(|item| match item {
+            StackItem::Spell { obj: o, face, .. } if *o == obj => *face,
+            _ => None,
+        })
+    }
+}
