@@ -3,7 +3,6 @@
 //! are whole. Also the baseline's gate, partitions and atomic report files.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use mtg_oracle::check::baseline::{Baseline, Expected, Gate};
 use mtg_oracle::check::engine::EngineCommand;
