@@ -9,8 +9,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::cards::def::{CardDef, UnmodelledWhen};
-use crate::cards::{CardPool, closest};
+use crate::cards::def::UnmodelledWhen;
+use crate::cards::{CardPool, PoolError, closest};
 use crate::model::{Game, LibraryShape, Obj, ObjFlags, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
 use crate::rules::characteristics::{card_chars, face_down_chars};
@@ -312,8 +312,12 @@ impl<'a> Builder<'a> {
                     format!("`{}` is already in the card pool; give a hypothetical card a name of its own", def.name),
                 ));
             }
-            validate_def(def).map_err(|m| (format!("cards[{i}]"), m))?;
-            self.pool.insert(def.clone()).map_err(|m| (format!("cards[{i}].name"), m))?;
+            // A definition that fails a structural check is located at the card, a second card
+            // of the same name at its name.
+            self.pool.insert(def.clone()).map_err(|e| match e {
+                PoolError::Invalid(_) => (format!("cards[{i}]"), e.to_string()),
+                _ => (format!("cards[{i}].name"), e.to_string()),
+            })?;
         }
         if !(2..=4).contains(&s.players.len()) {
             return Err(("players".into(), format!("a scenario has 2 to 4 players, not {}", s.players.len())));
@@ -866,20 +870,4 @@ impl<'a> Builder<'a> {
         }
         Ok(())
     }
-}
-
-/// Structural checks of a card definition that serde can't express.
-pub fn validate_def(def: &CardDef) -> Result<(), String> {
-    if def.is_split() {
-        if def.split.len() != 2 {
-            return Err(format!("split card `{}` must have exactly two halves (709.1)", def.name));
-        }
-        if def.split.iter().any(|h| h.is_split()) {
-            return Err(format!("a half of `{}` can't itself be split", def.name));
-        }
-        if !def.types.is_empty() || def.mana_cost.is_some() {
-            return Err(format!("split card `{}`: put characteristics on its halves, not on the card", def.name));
-        }
-    }
-    Ok(())
 }
