@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::Setup;
+use super::error::BuildError;
 use super::format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
 use crate::cards::def::UnmodelledWhen;
 use crate::cards::{CardPool, PoolError, closest};
@@ -16,8 +17,6 @@ use crate::rules::zones::{can_enter_battlefield, default_knowledge};
 use crate::sim::script::{ScriptEntry, ScriptKind};
 use crate::sim::{Action, TargetChoice};
 use crate::yaml::slug;
-
-pub(super) type BuildError = (String, String);
 
 pub(super) struct Builder<'a> {
     scenario: &'a Scenario,
@@ -58,7 +57,7 @@ impl<'a> Builder<'a> {
         let s = self.scenario;
         for (i, def) in s.cards.iter().enumerate() {
             if self.base.get(&def.name).is_some() {
-                return Err((
+                return Err(BuildError::new(
                     format!("cards[{i}].name"),
                     format!("`{}` is already in the card pool; give a hypothetical card a name of its own", def.name),
                 ));
@@ -66,19 +65,25 @@ impl<'a> Builder<'a> {
             // A definition that fails a structural check is located at the card, a second card
             // of the same name at its name.
             self.pool.insert(def.clone()).map_err(|e| match e {
-                PoolError::Invalid(_) => (format!("cards[{i}]"), e.to_string()),
-                _ => (format!("cards[{i}].name"), e.to_string()),
+                PoolError::Invalid(_) => BuildError::new(format!("cards[{i}]"), e.to_string()),
+                _ => BuildError::new(format!("cards[{i}].name"), e.to_string()),
             })?;
         }
         if !(2..=4).contains(&s.players.len()) {
-            return Err(("players".into(), format!("a scenario has 2 to 4 players, not {}", s.players.len())));
+            return Err(BuildError::new(
+                "players".into(),
+                format!("a scenario has 2 to 4 players, not {}", s.players.len()),
+            ));
         }
         for (i, p) in s.players.iter().enumerate() {
             if self.names.contains(&p.name) {
-                return Err((format!("players[{i}].name"), format!("two players are named `{}`", p.name)));
+                return Err(BuildError::new(
+                    format!("players[{i}].name"),
+                    format!("two players are named `{}`", p.name),
+                ));
             }
             if p.name.is_empty() || p.name.contains('.') || p.name.contains(':') {
-                return Err((
+                return Err(BuildError::new(
                     format!("players[{i}].name"),
                     "a player's name must be non-empty, without `.` or `:`".into(),
                 ));
@@ -97,7 +102,7 @@ impl<'a> Builder<'a> {
                 for (j, c) in cards.iter().enumerate() {
                     let path = format!("players[{i}].{key}[{j}]");
                     if let Some(owner) = c.owner.as_ref().filter(|o| **o != p.name) {
-                        return Err((
+                        return Err(BuildError::new(
                             format!("{path}.owner"),
                             format!(
                                 "owner `{owner}` given, but a card in {}'s {key} is owned by {} (400.3)",
@@ -106,7 +111,10 @@ impl<'a> Builder<'a> {
                         ));
                     }
                     if c.controller.is_some() {
-                        return Err((format!("{path}.controller"), "only permanents have controllers".into()));
+                        return Err(BuildError::new(
+                            format!("{path}.controller"),
+                            "only permanents have controllers".into(),
+                        ));
                     }
                     self.add(c, zone, i, i, &path)?;
                 }
@@ -122,7 +130,7 @@ impl<'a> Builder<'a> {
         for (j, c) in s.exile.iter().enumerate() {
             let path = format!("exile[{j}]");
             if c.controller.is_some() {
-                return Err((format!("{path}.controller"), "only permanents have controllers".into()));
+                return Err(BuildError::new(format!("{path}.controller"), "only permanents have controllers".into()));
             }
             let owner = self.player_opt(c.owner.as_deref(), &format!("{path}.owner"))?.unwrap_or(0);
             self.add(c, ZoneRef::Exile, owner, owner, &path)?;
@@ -148,7 +156,10 @@ impl<'a> Builder<'a> {
             let hint = closest(name, self.names.iter().map(String::as_str))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
-            (path.to_string(), format!("unknown player `{name}`{hint}; players are {}", self.names.join(", ")))
+            BuildError::new(
+                path.to_string(),
+                format!("unknown player `{name}`{hint}; players are {}", self.names.join(", ")),
+            )
         })
     }
 
@@ -161,7 +172,7 @@ impl<'a> Builder<'a> {
             let hint = closest(id, self.ids.keys().map(String::as_str))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
-            (path.to_string(), format!("no card has the id `{id}`{hint}"))
+            BuildError::new(path.to_string(), format!("no card has the id `{id}`{hint}"))
         })
     }
 
@@ -191,26 +202,26 @@ impl<'a> Builder<'a> {
     ) -> Result<(), BuildError> {
         let def = self.pool.get(&c.card).ok_or_else(|| {
             let hint = self.pool.suggest(&c.card).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-            (
+            BuildError::new(
                 format!("{path}.card"),
                 format!("unknown card `{}`{hint}; define a hypothetical card under `cards:`", c.card),
             )
         })?;
         if zone == ZoneRef::Battlefield && !c.face_down && def.unmodelled_acts.contains(&UnmodelledWhen::OnBattlefield)
         {
-            return Err((
+            return Err(BuildError::new(
                 format!("{path}.card"),
                 format!("not modelled: `{}` on the battlefield: {}", c.card, def.unmodelled.as_deref().unwrap_or("")),
             ));
         }
         if zone == ZoneRef::Battlefield && !c.face_down && !can_enter_battlefield(&card_chars(&def)) {
-            return Err((
+            return Err(BuildError::new(
                 format!("{path}.card"),
                 format!("`{}` is an instant or sorcery card, which can't be on the battlefield (400.4a)", c.card),
             ));
         }
         if def.token && zone != ZoneRef::Battlefield {
-            return Err((
+            return Err(BuildError::new(
                 path.to_string(),
                 format!("`{}` is a token; tokens exist only on the battlefield (111.7)", c.card),
             ));
@@ -218,10 +229,13 @@ impl<'a> Builder<'a> {
         let id = match &c.id {
             Some(id) => {
                 if self.ids.contains_key(id) {
-                    return Err((format!("{path}.id"), format!("the id `{id}` is used twice")));
+                    return Err(BuildError::new(format!("{path}.id"), format!("the id `{id}` is used twice")));
                 }
                 if id.is_empty() || id.starts_with("ability:") {
-                    return Err((format!("{path}.id"), "an id must be non-empty and not start with `ability:`".into()));
+                    return Err(BuildError::new(
+                        format!("{path}.id"),
+                        "an id must be non-empty and not start with `ability:`".into(),
+                    ));
                 }
                 id.clone()
             }
@@ -239,7 +253,7 @@ impl<'a> Builder<'a> {
             }
         };
         if c.face_down && !matches!(zone, ZoneRef::Battlefield | ZoneRef::Exile) {
-            return Err((
+            return Err(BuildError::new(
                 format!("{path}.face_down"),
                 "only permanents and exiled cards can be face down (708, 406.3)".into(),
             ));
@@ -254,7 +268,10 @@ impl<'a> Builder<'a> {
         let mut known = if face_down_exile { 0 } else { default_knowledge(&self.game, zone, owner) };
         for (k, who) in c.known_to.iter().enumerate() {
             if crate::rules::zones::is_public(zone) && !face_down_exile {
-                return Err((format!("{path}.known_to"), "cards in public zones are known to everyone (400.2)".into()));
+                return Err(BuildError::new(
+                    format!("{path}.known_to"),
+                    "cards in public zones are known to everyone (400.2)".into(),
+                ));
             }
             known |= bit(self.player(who, &format!("{path}.known_to[{k}]"))?);
         }
@@ -293,7 +310,7 @@ impl<'a> Builder<'a> {
                     Some(name) if name == "both" && def.is_split() => Some(crate::rules::casting::FUSED),
                     Some(name) => Some(def.split.iter().position(|h| &h.name == name).ok_or_else(|| {
                         let halves: Vec<&str> = def.split.iter().map(|h| h.name.as_str()).collect();
-                        (
+                        BuildError::new(
                             format!("{path}.cast.face"),
                             if halves.is_empty() {
                                 format!("`{}` is not a split card, so it has no half to name", def.name)
@@ -319,7 +336,7 @@ impl<'a> Builder<'a> {
                         } else {
                             let all = self.names.iter().chain(self.ids.keys()).map(String::as_str);
                             let hint = closest(t, all).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-                            Err((
+                            Err(BuildError::new(
                                 tp,
                                 format!(
                                     "`{t}` is neither a card id nor a player{hint}; players are {}",
@@ -348,7 +365,7 @@ impl<'a> Builder<'a> {
                 let index = abilities.iter().position(|a| a == ability).ok_or_else(|| {
                     let unmodelled =
                         def.unmodelled.as_ref().map(|u| format!("; not modelled: {u}")).unwrap_or_default();
-                    (
+                    BuildError::new(
                         format!("{path}.activate.ability"),
                         format!(
                             "{} has no ability `{ability}`; its abilities are [{}]{unmodelled}",
@@ -385,7 +402,10 @@ impl<'a> Builder<'a> {
             ),
             Step::Attempt { step, refused } => {
                 if matches!(**step, Step::Attempt { .. }) {
-                    return Err((format!("{path}.attempt.step"), "an attempt can't wrap another attempt".into()));
+                    return Err(BuildError::new(
+                        format!("{path}.attempt.step"),
+                        "an attempt can't wrap another attempt".into(),
+                    ));
                 }
                 let inner = self.action(step, &format!("{path}.attempt.step"))?;
                 Action::Attempt { action: Box::new(inner), clause: refused.clone() }
@@ -449,7 +469,7 @@ impl<'a> Builder<'a> {
                     (Some(o), Some(f)) => {
                         let def = &self.game.obj(o).def;
                         Some(def.split.iter().position(|h| &h.name == f).ok_or_else(|| {
-                            (format!("{path}.cast.face"), format!("`{f}` is not a half of {}", def.name))
+                            BuildError::new(format!("{path}.cast.face"), format!("`{f}` is not a half of {}", def.name))
                         })?)
                     }
                     _ => None,
@@ -466,7 +486,7 @@ impl<'a> Builder<'a> {
                 if crate::rules::replacement::GraveyardReplacement::from_key(effect).is_none() {
                     let keys: Vec<&str> =
                         crate::rules::replacement::GraveyardReplacement::ALL.iter().map(|r| r.key()).collect();
-                    return Err((
+                    return Err(BuildError::new(
                         format!("{path}.replacement.effect"),
                         format!("`{effect}` is not a replacement effect; one of: {}", keys.join(", ")),
                     ));
@@ -496,7 +516,7 @@ impl<'a> Builder<'a> {
         } else {
             let all = self.names.iter().chain(self.ids.keys()).map(String::as_str);
             let hint = closest(t, all).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-            Err((
+            Err(BuildError::new(
                 tp.to_string(),
                 format!("`{t}` is neither a card id nor a player{hint}; players are {}", self.names.join(", ")),
             ))
@@ -504,7 +524,7 @@ impl<'a> Builder<'a> {
     }
 
     fn zone(&self, name: &str, path: &str) -> Result<ZoneRef, BuildError> {
-        ZoneRef::parse(name, &self.names).map_err(|m| (path.to_string(), m))
+        ZoneRef::parse(name, &self.names).map_err(|e| BuildError::new(path.to_string(), e.to_string()))
     }
 
     fn check_expectations(&self) -> Result<(), BuildError> {
@@ -542,7 +562,10 @@ impl<'a> Builder<'a> {
                     let known = self.pool.cards().any(|c| c.faces().iter().any(|f| &f.name == n) || &c.name == n);
                     if !known {
                         let hint = self.pool.suggest(n).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
-                        return Err((format!("{path}.count.name"), format!("no card is named `{n}`{hint}")));
+                        return Err(BuildError::new(
+                            format!("{path}.count.name"),
+                            format!("no card is named `{n}`{hint}"),
+                        ));
                     }
                 }
             }
@@ -569,7 +592,7 @@ impl<'a> Builder<'a> {
             }
             Assertion::Events { kind, player, card, zone, library_top, .. } => {
                 if library_top.is_some() && kind != "searched" {
-                    return Err((
+                    return Err(BuildError::new(
                         format!("{path}.events.library_top"),
                         "`library_top` applies to `searched` events only".into(),
                     ));
@@ -597,7 +620,7 @@ impl<'a> Builder<'a> {
                 if !KINDS.contains(&kind.as_str()) {
                     let hint =
                         closest(kind, KINDS.into_iter()).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-                    return Err((
+                    return Err(BuildError::new(
                         format!("{path}.events.kind"),
                         format!("unknown event kind `{kind}`{hint}; kinds are {}", KINDS.join(", ")),
                     ));

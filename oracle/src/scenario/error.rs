@@ -26,6 +26,37 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// An error found while building a scenario's setup: the dotted path of the node at fault
+/// (e.g. `steps[2].cast.card`, empty for the whole file) and what is wrong with it. The loader
+/// turns it into a [`LoadError`] by locating the path in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError {
+    /// The dotted path of the node at fault.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl BuildError {
+    /// An error about the node at `path`.
+    pub fn new(path: String, message: String) -> Self {
+        BuildError { path, message }
+    }
+
+    /// Located in `source`, the text of the scenario `file`.
+    pub(super) fn located(self, file: &str, source: &str) -> LoadError {
+        locate_error(file, source, &self.path, self.message)
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.path, self.message) }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
 /// A located error about the node at `path` (dotted, e.g. `decisions[2]`) of `source`; an empty
 /// path is the whole file.
 pub(super) fn locate_error(file: &str, source: &str, path: &str, message: String) -> LoadError {

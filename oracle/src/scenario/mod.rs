@@ -16,10 +16,10 @@ use crate::sim::Action;
 use crate::sim::script::ScriptEntry;
 use crate::yaml::{from_yaml, to_yaml};
 use build::Builder;
-pub use error::LoadError;
 use error::locate_error;
+pub use error::{BuildError, LoadError};
 use format::Scenario;
-pub use read::{MAX_FILE_BYTES, MAX_YAML_DEPTH, collect_files, read_source, too_deep};
+pub use read::{MAX_FILE_BYTES, MAX_YAML_DEPTH, NoSuchPath, ReadError, collect_files, read_source, too_deep};
 
 /// A scenario ready to run.
 #[derive(Debug, Clone)]
@@ -57,7 +57,8 @@ impl Loaded {
 /// Loads a scenario file (read by [`read_source`]).
 pub fn load_file(path: &Path, pool: &CardPool) -> Result<Loaded, LoadError> {
     let id = path.display().to_string();
-    let source = read_source(path).map_err(|message| LoadError { file: id.clone(), line: 1, column: 1, message })?;
+    let source =
+        read_source(path).map_err(|e| LoadError { file: id.clone(), line: 1, column: 1, message: e.to_string() })?;
     load_str(&id, &source, pool)
 }
 
@@ -91,8 +92,7 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
     // Syntax first: serde would otherwise report a field missing from the part it could read.
     serde_yaml::from_str::<serde_yaml::Value>(source).map_err(located)?;
     let scenario: Scenario = from_yaml(source).map_err(located)?;
-    let setup =
-        Builder::new(&scenario, pool).build().map_err(|(path, message)| locate_error(id, source, &path, message))?;
+    let setup = Builder::new(&scenario, pool).build().map_err(|e| e.located(id, source))?;
     Ok(Loaded { id: id.to_string(), scenario, setup, source: source.to_string() })
 }
 
@@ -100,8 +100,7 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
 /// scenario's YAML rendering.
 pub fn load_scenario(id: &str, scenario: Scenario, pool: &CardPool) -> Result<Loaded, LoadError> {
     let source = to_yaml(&scenario);
-    let setup =
-        Builder::new(&scenario, pool).build().map_err(|(path, message)| locate_error(id, &source, &path, message))?;
+    let setup = Builder::new(&scenario, pool).build().map_err(|e| e.located(id, &source))?;
     Ok(Loaded { id: id.to_string(), scenario, setup, source })
 }
 
