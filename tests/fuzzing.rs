@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use mtg_oracle::fuzzing::case::{FuzzCase, Limits};
 use mtg_oracle::fuzzing::check::{Built, search_contexts};
 use mtg_oracle::fuzzing::decide::run_with_choices;
-use mtg_oracle::fuzzing::promote::{promote_fuzz_artifact, target_from_path};
+use mtg_oracle::fuzzing::promote::{PromoteError, promote_fuzz_artifact, target_from_path};
 use mtg_oracle::fuzzing::targets::{Target, case_from_fuzz_input};
 use mtg_oracle::outcome::Event;
 use mtg_oracle::runner::run_file;
+use mtg_oracle::sim::SimError;
 use mtg_oracle_tests::repo_root;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -237,13 +238,12 @@ fn promote_turns_corpus_files_into_scenarios_that_run_passes() {
                 Ok(p) => p,
                 // Corpus inputs need not make promotable scenarios: YAML that doesn't load, a
                 // state where an unmodelled card would act, or too many outcomes to list.
-                Err(e)
-                    if e.contains("not a loadable scenario")
-                        || e.contains("Unsupported")
-                        || e.contains("too large to enumerate") =>
-                {
-                    continue;
-                }
+                Err(
+                    PromoteError::ArtifactNotLoadable(_)
+                    | PromoteError::CantRun(SimError::Unsupported { .. })
+                    | PromoteError::Unscriptable(SimError::Unsupported { .. })
+                    | PromoteError::TooLarge(_),
+                ) => continue,
                 Err(e) => panic!("{name}: {e}"),
             };
             of_target += 1;

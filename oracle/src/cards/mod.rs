@@ -3,11 +3,14 @@
 
 pub mod def;
 pub mod instructions;
+pub mod validate;
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
 
 use def::CardDef;
+pub use validate::{DefError, validate_def};
 
 /// The bundled card pool, as YAML.
 pub const BUNDLED_POOL: &str = include_str!("../../cards/pool.yaml");
@@ -20,13 +23,14 @@ pub struct CardPool {
 
 impl CardPool {
     /// The bundled pool.
-    pub fn bundled() -> Result<CardPool, String> {
-        CardPool::from_yaml(BUNDLED_POOL).map_err(|e| format!("oracle/cards/pool.yaml: {e}"))
+    pub fn bundled() -> Result<CardPool, PoolError> {
+        CardPool::from_yaml(BUNDLED_POOL)
+            .map_err(|error| PoolError::InFile { file: "oracle/cards/pool.yaml", error: Box::new(error) })
     }
 
-    /// A pool from a YAML list of card definitions.
-    pub fn from_yaml(source: &str) -> Result<CardPool, String> {
-        let defs: Vec<CardDef> = crate::yaml::from_yaml(source).map_err(|e| e.to_string())?;
+    /// A pool from a YAML list of card definitions, each checked as [`CardPool::insert`] does.
+    pub fn from_yaml(source: &str) -> Result<CardPool, PoolError> {
+        let defs: Vec<CardDef> = crate::yaml::from_yaml(source).map_err(PoolError::Yaml)?;
         let mut pool = CardPool::default();
         for def in defs {
             pool.insert(def)?;
@@ -34,10 +38,12 @@ impl CardPool {
         Ok(pool)
     }
 
-    /// Adds a definition; a second card with the same name is an error.
-    pub fn insert(&mut self, def: CardDef) -> Result<(), String> {
+    /// Adds a definition after checking its structure ([`validate_def`]); a second card with the
+    /// same name is an error.
+    pub fn insert(&mut self, def: CardDef) -> Result<(), PoolError> {
+        validate_def(&def).map_err(PoolError::Invalid)?;
         if self.by_name.contains_key(&def.name) {
-            return Err(format!("card `{}` is defined twice", def.name));
+            return Err(PoolError::DefinedTwice { name: def.name });
         }
         self.by_name.insert(def.name.clone(), Arc::new(def));
         Ok(())
@@ -61,6 +67,49 @@ impl CardPool {
     /// Every card, by name.
     pub fn cards(&self) -> impl Iterator<Item = &Arc<CardDef>> {
         self.by_name.values()
+    }
+}
+
+/// Why a card pool can't be built.
+#[derive(Debug)]
+pub enum PoolError {
+    /// The pool's YAML doesn't read as a list of card definitions.
+    Yaml(serde_yaml::Error),
+    /// Two definitions share a name.
+    DefinedTwice {
+        /// The name.
+        name: String,
+    },
+    /// A definition fails a structural check.
+    Invalid(DefError),
+    /// An error in a named pool file.
+    InFile {
+        /// The file, as the message names it.
+        file: &'static str,
+        /// What is wrong in it.
+        error: Box<PoolError>,
+    },
+}
+
+impl fmt::Display for PoolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PoolError::Yaml(e) => write!(f, "{e}"),
+            PoolError::DefinedTwice { name } => write!(f, "card `{name}` is defined twice"),
+            PoolError::Invalid(e) => write!(f, "{e}"),
+            PoolError::InFile { file, error } => write!(f, "{file}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for PoolError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PoolError::Yaml(e) => Some(e),
+            PoolError::Invalid(e) => Some(e),
+            PoolError::InFile { error, .. } => Some(error.as_ref()),
+            PoolError::DefinedTwice { .. } => None,
+        }
     }
 }
 

@@ -26,7 +26,7 @@ use serde::Serialize;
 use crate::cards::CardPool;
 use crate::runner::{RunResult, run_file};
 use crate::scenario::format::SourceKind;
-use crate::scenario::{Loaded, collect_files};
+use crate::scenario::{Loaded, NoSuchPath, collect_files};
 pub use index::{Citation, RulesIndex};
 
 /// How many passing scenarios an entry needs to be OK.
@@ -361,7 +361,7 @@ pub fn measure_paths(
     paths: &[PathBuf],
     pool: &CardPool,
     thresholds: Thresholds,
-) -> Result<Report, String> {
+) -> Result<Report, NoSuchPath> {
     let files = collect_files(paths)?;
     let records = files.iter().map(|f| ScenarioRecord::run(f, pool)).collect();
     Ok(Report::measure(index, records, thresholds))

@@ -14,6 +14,7 @@
 //! scenario and the engine's answer) can be promoted through it too once the protocol exists.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
@@ -22,7 +23,7 @@ use crate::model::ZoneRef;
 use crate::outcome::Event;
 use crate::runner::{RunResult, run_loaded};
 use crate::scenario::format::{Assertion, Expectations, Scenario, Source, SourceKind};
-use crate::scenario::{load_scenario, load_str};
+use crate::scenario::{LoadError, load_scenario, load_str};
 use crate::sim::SimError;
 use crate::yaml::to_yaml;
 
@@ -50,6 +51,51 @@ pub struct Promoted {
     /// Why `mtg-oracle run` fails on the scenario, if it does (the bug it reproduces).
     pub run_failure: Option<String>,
 }
+
+/// Why an artifact or a scenario can't be promoted.
+#[derive(Debug)]
+pub enum PromoteError {
+    /// A `scenario_yaml` artifact that doesn't load.
+    ArtifactNotLoadable(LoadError),
+    /// Too few bytes to decode a case from.
+    TooShort,
+    /// The decoded scenario doesn't load.
+    NotLoadable(LoadError),
+    /// The scenario has too many outcomes to enumerate (the simulator's message).
+    TooLarge(String),
+    /// The scenario can't be run.
+    CantRun(SimError),
+    /// The run the fuzzer took can't be replayed to script its decisions.
+    Unscriptable(SimError),
+    /// The promoted scenario, rendered, doesn't load back.
+    ReloadFails(LoadError),
+    /// The promoted scenario loads but `run` finds it invalid.
+    NotValid(LoadError),
+}
+
+impl fmt::Display for PromoteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PromoteError::ArtifactNotLoadable(e) => write!(
+                f,
+                "the artifact is not a loadable scenario ({e}); a loader finding belongs in tests/invalid/, not in scenarios/"
+            ),
+            PromoteError::TooShort => f.write_str("the artifact is too short to decode a case"),
+            PromoteError::NotLoadable(e) => write!(f, "{e}"),
+            PromoteError::TooLarge(m) => {
+                write!(f, "too large to enumerate ({m}); shrink the artifact with `cargo fuzz tmin` first")
+            }
+            // The simulator's error has no user-facing rendering of its own (`Display`) yet; the
+            // text is kept as it was until it does.
+            PromoteError::CantRun(e) => write!(f, "the scenario can't be run: {e}"),
+            PromoteError::Unscriptable(e) => write!(f, "{e}"),
+            PromoteError::ReloadFails(e) => write!(f, "the promoted scenario doesn't load: {e}"),
+            PromoteError::NotValid(e) => write!(f, "the promoted scenario is not valid: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PromoteError {}
 
 /// The target an artifact belongs to, from its path: `fuzz/artifacts/<target>/…` or
 /// `corpus/<target>/…`.
@@ -280,13 +326,11 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
 /// returns the scenario, its number of legal outcomes, and why `run` fails on it if it does (an
 /// oracle bug the scenario reproduces, such as the judge rejecting an enumerated outcome).
 /// Errors say why it can't be promoted at all.
-pub fn scenario_with_expectations(mut scenario: Scenario) -> Result<(Scenario, usize, Option<String>), String> {
-    let loaded = load_scenario("promoted", scenario.clone(), pool()).map_err(|e| e.to_string())?;
+pub fn scenario_with_expectations(mut scenario: Scenario) -> Result<(Scenario, usize, Option<String>), PromoteError> {
+    let loaded = load_scenario("promoted", scenario.clone(), pool()).map_err(PromoteError::NotLoadable)?;
     let x = explore(&loaded.setup, PROMOTE_RUN_LIMIT).map_err(|e| match e {
-        SimError::TooLarge(m) => {
-            format!("too large to enumerate ({m}); shrink the artifact with `cargo fuzz tmin` first")
-        }
-        other => format!("the scenario can't be run: {other:?}"),
+        SimError::TooLarge(m) => PromoteError::TooLarge(m),
+        other => PromoteError::CantRun(other),
     })?;
     let names = loaded.setup.game.names();
     let start: BTreeMap<String, String> = loaded
@@ -300,14 +344,13 @@ pub fn scenario_with_expectations(mut scenario: Scenario) -> Result<(Scenario, u
     scenario.expect = expectations_from(&scenario, &x, &start);
     let n = x.outcomes.len();
     let text = to_yaml(&scenario);
-    let reloaded =
-        load_str("promoted", &text, pool()).map_err(|e| format!("the promoted scenario doesn't load: {e}"))?;
+    let reloaded = load_str("promoted", &text, pool()).map_err(PromoteError::ReloadFails)?;
     match run_loaded(reloaded) {
         RunResult::Pass { .. } => Ok((scenario, n, None)),
         RunResult::Fail { failures, .. } => {
             Ok((scenario, n, Some(failures.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("; "))))
         }
-        RunResult::Invalid(e) => Err(format!("the promoted scenario is not valid: {e}")),
+        RunResult::Invalid(e) => Err(PromoteError::NotValid(e)),
     }
 }
 
@@ -344,23 +387,18 @@ pub fn readable_yaml(scenario: &Scenario) -> String {
 }
 
 /// Promotes a fuzz artifact of `target`; `artifact` names it in the scenario's source.
-pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Result<Promoted, String> {
+pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Result<Promoted, PromoteError> {
     let hash = content_hash(data);
     let failure = quietly(|| target.check(data));
     let mut shrunk_note = String::new();
     let scenario = match target {
         Target::ScenarioYaml => {
             let text = String::from_utf8_lossy(data);
-            let loaded = load_str(artifact, &text, pool()).map_err(|e| {
-                format!(
-                    "the artifact is not a loadable scenario ({e}); a loader finding belongs in tests/invalid/, not in scenarios/"
-                )
-            })?;
+            let loaded = load_str(artifact, &text, pool()).map_err(PromoteError::ArtifactNotLoadable)?;
             loaded.scenario
         }
         _ => {
-            let (case, rest) = case_from_fuzz_input(data, target.limits())
-                .ok_or_else(|| "the artifact is too short to decode a case".to_string())?;
+            let (case, rest) = case_from_fuzz_input(data, target.limits()).ok_or(PromoteError::TooShort)?;
             let case = if failure == Outcome::Pass {
                 case
             } else {
@@ -383,11 +421,11 @@ pub fn promote_fuzz_artifact(target: Target, data: &[u8], artifact: &str) -> Res
             scenario.cards.retain(|c| used.contains(&c.name));
             // A large state is fixed to the run the fuzzer took: its searches, "may" answers
             // and choices are scripted, so the outcome set stays small enough to list.
-            let probe = load_scenario("promoted", scenario.clone(), pool()).map_err(|e| e.to_string())?;
+            let probe = load_scenario("promoted", scenario.clone(), pool()).map_err(PromoteError::NotLoadable)?;
             if target == Target::ZoneState
                 && matches!(explore(&probe.setup, PROMOTE_RUN_LIMIT), Err(SimError::TooLarge(_)))
             {
-                scenario.decisions = scripted_from_run(&probe.setup, rest).map_err(|e| format!("{e:?}"))?;
+                scenario.decisions = scripted_from_run(&probe.setup, rest).map_err(PromoteError::Unscriptable)?;
             }
             scenario
         }

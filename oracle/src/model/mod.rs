@@ -66,7 +66,7 @@ impl ZoneRef {
     }
 
     /// Parses a zone name as written by [`ZoneRef::display`].
-    pub fn parse(text: &str, names: &[String]) -> Result<ZoneRef, String> {
+    pub fn parse(text: &str, names: &[String]) -> Result<ZoneRef, ZoneParseError> {
         match text {
             "battlefield" => return Ok(ZoneRef::Battlefield),
             "stack" => return Ok(ZoneRef::Stack),
@@ -75,23 +75,67 @@ impl ZoneRef {
             _ => {}
         }
         let Some((who, zone)) = text.rsplit_once('.') else {
-            return Err(format!(
-                "unknown zone `{text}`: expected battlefield, stack, exile, command, or PLAYER.library/hand/graveyard/outside"
-            ));
+            return Err(ZoneParseError::Unknown { text: text.to_string() });
         };
-        let p = names
-            .iter()
-            .position(|n| n == who)
-            .ok_or_else(|| format!("unknown player `{who}` in zone `{text}`; players are {}", names.join(", ")))?;
+        let p = names.iter().position(|n| n == who).ok_or_else(|| ZoneParseError::UnknownPlayer {
+            player: who.to_string(),
+            text: text.to_string(),
+            players: names.to_vec(),
+        })?;
         match zone {
             "library" => Ok(ZoneRef::Library(p)),
             "hand" => Ok(ZoneRef::Hand(p)),
             "graveyard" => Ok(ZoneRef::Graveyard(p)),
             "outside" => Ok(ZoneRef::Outside(p)),
-            _ => Err(format!("unknown zone `{zone}` in `{text}`: expected library, hand, graveyard or outside")),
+            _ => Err(ZoneParseError::UnknownPlayerZone { zone: zone.to_string(), text: text.to_string() }),
         }
     }
 }
+
+/// Why a zone name doesn't parse ([`ZoneRef::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ZoneParseError {
+    /// Neither a shared zone nor `PLAYER.zone`.
+    Unknown {
+        /// The name as written.
+        text: String,
+    },
+    /// `PLAYER.zone` naming no player of the game.
+    UnknownPlayer {
+        /// The player part.
+        player: String,
+        /// The name as written.
+        text: String,
+        /// The game's players.
+        players: Vec<String>,
+    },
+    /// `PLAYER.zone` naming no zone a player has.
+    UnknownPlayerZone {
+        /// The zone part.
+        zone: String,
+        /// The name as written.
+        text: String,
+    },
+}
+
+impl fmt::Display for ZoneParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ZoneParseError::Unknown { text } => write!(
+                f,
+                "unknown zone `{text}`: expected battlefield, stack, exile, command, or PLAYER.library/hand/graveyard/outside"
+            ),
+            ZoneParseError::UnknownPlayer { player, text, players } => {
+                write!(f, "unknown player `{player}` in zone `{text}`; players are {}", players.join(", "))
+            }
+            ZoneParseError::UnknownPlayerZone { zone, text } => {
+                write!(f, "unknown zone `{zone}` in `{text}`: expected library, hand, graveyard or outside")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ZoneParseError {}
 
 /// One card or token and its state.
 #[derive(Debug, Clone)]
@@ -370,8 +414,19 @@ impl Game {
     }
 }
 
+/// The zone by variant and seat, e.g. `Library(0)` or `Battlefield` (for messages that have no
+/// player names at hand; [`ZoneRef::display`] uses them).
 impl fmt::Display for ZoneRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{self:?}")
+        match self {
+            ZoneRef::Library(p) => write!(f, "Library({p})"),
+            ZoneRef::Hand(p) => write!(f, "Hand({p})"),
+            ZoneRef::Graveyard(p) => write!(f, "Graveyard({p})"),
+            ZoneRef::Outside(p) => write!(f, "Outside({p})"),
+            ZoneRef::Battlefield => f.write_str("Battlefield"),
+            ZoneRef::Stack => f.write_str("Stack"),
+            ZoneRef::Exile => f.write_str("Exile"),
+            ZoneRef::Command => f.write_str("Command"),
+        }
     }
 }

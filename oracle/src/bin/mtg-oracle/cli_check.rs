@@ -147,7 +147,7 @@ fn reference_engine(seed: u64, policy: Policy, mutant: Option<Mutant>) -> Result
 }
 
 fn files(paths: &[PathBuf], filter: Option<&str>) -> Result<Vec<PathBuf>, String> {
-    let files = collect_files(paths)?;
+    let files = collect_files(paths).map_err(|e| e.to_string())?;
     Ok(files.into_iter().filter(|f| filter.is_none_or(|t| f.display().to_string().contains(t))).collect())
 }
 

@@ -265,6 +265,7 @@ fn judge_cmd(file: &Path, outcome: &Path, pool: &CardPool) -> ExitCode {
         }
     };
     let observed: Outcome = match mtg_oracle::scenario::read_source(outcome)
+        .map_err(|e| e.to_string())
         .and_then(|s| serde_json::from_str(&s).map_err(|e| e.to_string()))
     {
         Ok(o) => o,

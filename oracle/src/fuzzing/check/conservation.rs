@@ -1,0 +1,61 @@
+//! Conservation: every card of the scenario is in exactly one place, and no other card appears.
+
+use std::collections::BTreeMap;
+
+use crate::fuzzing::CheckFailure;
+use crate::outcome::{Event, Outcome};
+use crate::scenario::Setup;
+
+use super::fail;
+
+/// Conservation: no card is created or lost, and no card is in two places. Every id an outcome
+/// lists, in zones or events, is one of the scenario's.
+pub fn conservation(setup: &Setup, o: &Outcome) -> Result<(), CheckFailure> {
+    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    for (zone, cards) in &o.zones {
+        for c in cards {
+            if zone == "stack" && c.starts_with("ability:") {
+                continue;
+            }
+            if !setup.ids.contains_key(c) {
+                return Err(fail("conservation", format!("{zone} holds `{c}`, which is not a card of the scenario")));
+            }
+            if let Some(other) = seen.insert(c, zone) {
+                return Err(fail("conservation", format!("`{c}` is listed in both {other} and {zone}")));
+            }
+        }
+    }
+    if let Some(lost) = setup.ids.keys().find(|id| !seen.contains_key(id.as_str())) {
+        return Err(fail("conservation", format!("`{lost}` is in no zone: a card was lost")));
+    }
+    for e in &o.events {
+        let cards: Vec<&String> = match &e.event {
+            Event::Cast { card, .. }
+            | Event::Activated { card, .. }
+            | Event::Moved { card, .. }
+            | Event::Chose { card, .. }
+            | Event::Sacrificed { card, .. }
+            | Event::Counters { card, .. }
+            | Event::Discarded { card, .. }
+            | Event::Dredged { card, .. }
+            | Event::Created { card, .. }
+            | Event::Refused { card, .. } => vec![card],
+            Event::Searched { found, .. } => found.iter().collect(),
+            Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.iter().collect(),
+            Event::Triggered { source, .. } => vec![source],
+            Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } | Event::Named { .. } => {
+                Vec::new()
+            }
+        };
+        if let Some(c) = cards
+            .into_iter()
+            .find(|c| !setup.ids.contains_key(c.as_str()) && !crate::scenario::is_run_time_id(setup, c))
+        {
+            return Err(fail(
+                "conservation",
+                format!("a `{}` event names `{c}`, not a card of the scenario", e.event.kind()),
+            ));
+        }
+    }
+    Ok(())
+}

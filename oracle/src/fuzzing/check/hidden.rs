@@ -1,0 +1,114 @@
+//! Hidden information (400.2, 701.20, 701.23e, 701.24a): who may know which card, and why.
+
+use crate::fuzzing::CheckFailure;
+use crate::fuzzing::case::{NAMES, QualityKind};
+use crate::model::ZoneRef;
+use crate::outcome::{Event, LegalOutcome};
+
+use super::{Built, fail, last_move_step};
+
+/// Hidden information (400.2, 701.20, 701.23e, 701.24a): nothing is revealed unless an
+/// instruction says so, and every player who knows a card in a hidden zone has a reason to: it is
+/// their own hand or sideboard, it was revealed, they found it, they searched the hand it is in,
+/// or they knew it at the start and it never moved. A card in the random part of a library was
+/// shuffled since it got there, so nobody knows it.
+pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFailure> {
+    let o = &legal.outcome;
+    let specs = b.case.specs();
+    let reveal_hand = b.case.search.quality == QualityKind::SameNameAsChosen;
+    let hand_owner = b.case.target_player().unwrap_or(b.case.controller());
+    for e in &o.events {
+        let Event::Revealed { player, cards } = &e.event else { continue };
+        let by_search = specs.iter().any(|s| s.reveal)
+            && o.events.iter().any(|s| {
+                s.step == e.step
+                    && matches!(&s.event, Event::Searched { player: p, found, .. }
+                        if p == player && cards.iter().all(|c| found.contains(c)))
+            });
+        let by_hand = reveal_hand
+            && *player == NAMES[hand_owner]
+            && cards.iter().all(|c| b.obj(c).is_some_and(|x| x.zone == ZoneRef::Hand(hand_owner)));
+        // 602.2a: an ability activated from a hidden zone reveals its card.
+        let by_activation = o.events.iter().any(|a| {
+            a.step == e.step
+                && matches!(&a.event, Event::Activated { player: p, card, .. } if p == player && cards.contains(card))
+        });
+        if !by_search && !by_hand && !by_activation {
+            return Err(fail(
+                "hidden information",
+                format!(
+                    "{player} revealed [{}] in step {} but no instruction says to reveal them (701.23e)",
+                    cards.join(", "),
+                    e.step
+                ),
+            ));
+        }
+    }
+    for (zone, cards) in &o.zones {
+        let Some((owner, kind)) = zone.rsplit_once('.') else { continue };
+        if !matches!(kind, "library" | "hand" | "outside") {
+            continue;
+        }
+        let fixed = legal.fixed.get(zone).cloned().unwrap_or_default();
+        let len = cards.len();
+        let random = fixed.top().min(len)..len - fixed.bottom().min(len - fixed.top().min(len));
+        for (i, card) in cards.iter().enumerate() {
+            let who = o.known.get(card).cloned().unwrap_or_default();
+            if who.is_empty() {
+                continue;
+            }
+            if kind == "library" && random.contains(&i) {
+                return Err(fail(
+                    "hidden information",
+                    format!("`{card}` is in the shuffled part of {zone} but {} know it (701.24a)", who.join(", ")),
+                ));
+            }
+            let moved = last_move_step(o, card);
+            for p in &who {
+                let own = kind != "library" && p == owner;
+                let revealed = o.events.iter().any(|e| {
+                    moved.is_none_or(|m| e.step >= m)
+                        && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(card))
+                });
+                let found = o.events.iter().any(|e| {
+                    moved == Some(e.step)
+                        && matches!(&e.event, Event::Searched { player, found, .. } if player == p && found.contains(card))
+                });
+                // 701.23a: a searcher looked at every card of a hand or library searched.
+                let searched_hand = matches!(kind, "hand" | "library")
+                    && o.events.iter().any(|e| {
+                        moved.is_none_or(|m| e.step >= m)
+                            && matches!(&e.event, Event::Searched { player, zones, .. } if player == p && zones.contains(zone))
+                    });
+                let from_start = moved.is_none()
+                    && b.obj(card).is_some_and(|x| {
+                        b.setup()
+                            .game
+                            .players
+                            .iter()
+                            .position(|q| &q.name == p)
+                            .is_some_and(|s| x.known & (1 << s) != 0)
+                    });
+                // 401.4: cards a search put on top of their owner's library at the same time are
+                // arranged by that owner, who sees them.
+                let arranged = kind == "library" && p == owner && o.events.iter().any(|e| {
+                    moved == Some(e.step)
+                        && matches!(&e.event, Event::Searched { found, .. } if found.contains(card) && found.len() > 1)
+                });
+                // 400.2: a card that left a public zone was seen by every player as it moved.
+                let seen_leaving = o.events.iter().any(|e| {
+                    moved == Some(e.step)
+                        && matches!(&e.event, Event::Moved { card: c, from, .. } if c == card
+                            && !(from.ends_with(".library") || from.ends_with(".hand") || from.ends_with(".outside")))
+                });
+                if !(own || revealed || found || searched_hand || from_start || arranged || seen_leaving) {
+                    return Err(fail(
+                        "hidden information",
+                        format!("{p} knows `{card}` in {zone}, but it was never revealed to them nor seen by them"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
