@@ -2,7 +2,7 @@
 //!
 //! A rules-conformance test oracle for searching zones in Magic: The Gathering (Comprehensive
 //! Rules 701.23) and the actions around it. For a scenario it knows the *set* of legal outcomes:
-//! [`explore`] enumerates it for small states, and [`judge`] decides whether one observed outcome
+//! [`explore()`] enumerates it for small states, and [`judge()`] decides whether one observed outcome
 //! belongs to it without enumerating, by replaying the scenario once.
 //!
 //! ## The pipeline, and the one import a user needs
@@ -37,7 +37,7 @@
 //! - [`mutants`] and [`sim`]: the simulator that plays a scenario's steps, asking a decider for
 //!   every choice (the scripted one in [`sim::script`]);
 //! - [`scenario`]: the YAML scenario loader;
-//! - [`explore`] (enumerator), [`observables`], [`offers`], [`judge`];
+//! - [`explore`](mod@explore) (enumerator), [`observables`], [`offers`], [`judge`](mod@judge);
 //! - [`expect`], [`runner`]: a scenario's expectations, and running a file;
 //! - [`protocol`], [`serve`], [`check`]: the engine protocol, the reference engine, checking an
 //!   engine;
