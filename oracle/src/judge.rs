@@ -13,43 +13,12 @@ use crate::model::{Game, ObjId, ZoneRef};
 use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event};
 use crate::rules::search::assign_parts;
+use crate::rules::verdicts;
 use crate::scenario::Setup;
 use crate::sim::script::Scripted;
 use crate::sim::script::blame_script;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
-
-/// One way an observed outcome differs from what the rules allow.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Difference {
-    /// The clause that decides it.
-    pub clause: String,
-    /// What differs, in words.
-    pub message: String,
-}
-
-impl std::fmt::Display for Difference {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.clause, self.message)
-    }
-}
-
-/// The judge's verdict.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
-    /// The outcome is one of the legal outcomes.
-    Legal,
-    /// It is not; the first difference is the main one.
-    Illegal(Vec<Difference>),
-    /// The scenario itself couldn't be run (unsupported, or a scripted decision is illegal).
-    Error(String),
-}
-
-impl Verdict {
-    /// True for [`Verdict::Legal`].
-    pub fn is_legal(&self) -> bool {
-        matches!(self, Verdict::Legal)
-    }
-}
+pub use crate::verdict::{Difference, Verdict};
 
 /// Decisions read off an observed log.
 struct Observed<'a> {
@@ -632,15 +601,11 @@ impl Decider for Observed<'_> {
                     })
                 };
                 let Some(Event::Searched { found, .. }) = logged else {
-                    let (clause, why) = if cap.is_some() {
-                        ("701.23f", " (a search limited to the top cards of a library is still a search)")
-                    } else if parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined) {
-                        ("701.23c", " (the zones are searched even though nothing can be found)")
-                    } else if looked_at.is_empty() {
-                        ("701.23g", " (searching an empty zone is still a search)")
-                    } else {
-                        ("701.23a", "")
-                    };
+                    let (clause, why) = verdicts::unlogged_search_clause(
+                        cap.is_some(),
+                        parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined),
+                        looked_at.is_empty(),
+                    );
                     return Err(SimError::NoAnswer {
                         step,
                         message: format!("{who} had to search but the log has no `searched` event for it{why}"),
@@ -1369,7 +1334,11 @@ impl Causes {
             return (2 * *at as u64, clause);
         }
         let end = self.log.iter().position(|(l, _)| l.step > e.step).unwrap_or(self.log.len());
-        (2 * end as u64, extra_event_clause(&e.event))
+        let (flashback, free) = match e.event {
+            Event::Cast { flashback, without_paying_mana_cost, .. } => (flashback, without_paying_mana_cost),
+            _ => (false, false),
+        };
+        (2 * end as u64, verdicts::unexpected_event_clause(e.event.kind(), flashback, free))
     }
 
     /// The clause of the last rule decision that set what players know of `card` (now in
@@ -1391,7 +1360,7 @@ impl Causes {
             };
             // A move by a plain instruction doesn't decide who knows the card; an earlier
             // decision (a reordering before a draw) still does.
-            if touches && !(matches!(l.event, Event::Moved { .. }) && GENERIC.contains(clause)) {
+            if touches && !(matches!(l.event, Event::Moved { .. }) && verdicts::GENERIC_MOVE_CLAUSES.contains(clause)) {
                 // A searcher knows a searched hand because searching looks at every card (701.23a).
                 let clause = if matches!(l.event, Event::Searched { .. }) { "701.23a" } else { clause };
                 last = Some((event_key(i), clause));
@@ -1406,10 +1375,6 @@ impl Causes {
     }
 }
 
-/// Clauses that name an instruction or a zone change in general, not the rule that decided what
-/// players know of a card.
-const GENERIC: [&str; 6] = ["701.23a", "701.5a", "608.2n", "121.1", "400.7", "608.3"];
-
 /// The sort key of a replayed event at log index `i`; a rule decision made before it sorts first.
 fn event_key(i: usize) -> u64 {
     2 * i as u64 + 1
@@ -1423,29 +1388,6 @@ fn actor(e: &Event) -> String {
     match (field("source"), field("on")) {
         (Some(s), Some(on)) => format!("{s}/{on}"),
         _ => ["card", "library", "player", "token"].iter().find_map(|k| field(k)).unwrap_or_default(),
-    }
-}
-
-/// The clause an unexpected event of this kind breaks.
-fn extra_event_clause(event: &Event) -> &'static str {
-    match event {
-        Event::Revealed { .. } => "701.23e",
-        Event::Searched { .. } => "701.23h",
-        Event::Shuffled { .. } => "701.24a",
-        Event::Triggered { .. } => "603.2",
-        Event::Moved { .. } => "400.7",
-        Event::LookedAt { .. } => "701.20e",
-        Event::Discarded { .. } => "701.9a",
-        Event::Dredged { .. } => "702.52b",
-        Event::Created { .. } => "701.16a",
-        Event::Named { .. } => "709.4a",
-        Event::Cast { flashback: true, .. } => "702.34a",
-        Event::Cast { without_paying_mana_cost: true, .. } => "118.9",
-        Event::Cast { .. } => "701.5a",
-        Event::Refused { .. } => "602.2b",
-        // A choice made while a spell or ability resolves (608.2d) that the rules don't offer.
-        Event::Chose { .. } => "608.2d",
-        _ => "608.2",
     }
 }
 
@@ -1524,11 +1466,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
                 .map(|e| format!("[{}] {}", e.step, show_short(&e.event)))
                 .collect()
         };
-        for (kind, clause, what) in [
-            (0, "701.23i", "searches (APNAP order)"),
-            (1, "603.3b", "triggered abilities put on the stack"),
-            (2, "101.4c", "spells cast during one resolution"),
-        ] {
+        for (kind, (clause, what)) in (0u8..).zip(verdicts::ORDERED_SEQUENCES) {
             let (w, g) = (sequence(want, kind), sequence(&got, kind));
             if w != g {
                 push(clause, format!("{what} happened in the order {g:?}; the rules give {w:?}"));
@@ -1553,11 +1491,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
             // Knowledge that should be gone from a library card means it wasn't shuffled as a new
             // object (701.24a, 701.20d); elsewhere it means a reveal that wasn't told (701.23e).
             let zone = want.zones.iter().find(|(_, cards)| cards.contains(card)).map(|(z, _)| z.as_str());
-            let clause = causes.knowledge(card, zone).unwrap_or(match (extra, in_library) {
-                (true, true) => "701.24a",
-                (true, false) => "701.23e",
-                (false, _) => "701.20a",
-            });
+            let clause = causes.knowledge(card, zone).unwrap_or(verdicts::knowledge_clause(extra, in_library));
             push(clause, format!("{card} should be known to {w:?} but is known to {g:?}"));
         }
     }

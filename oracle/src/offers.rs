@@ -20,10 +20,10 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::judge::Difference;
 use crate::model::{Game, ZoneRef};
 use crate::rules::search::Quality;
 use crate::sim::{Choice, Decider, Decision, SimError};
+use crate::verdict::Difference;
 
 /// The kinds of decision an offer can describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]

@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::CardPool;
 use crate::explore::first_run;
-use crate::judge::{Difference, Verdict, judge_observing};
+use crate::judge::judge_observing;
 use crate::observables::Observables;
 use crate::protocol::validate::{
     check_offers, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
@@ -32,6 +32,7 @@ use crate::protocol::{
 use crate::runner::locate_sim_error;
 use crate::scenario::{Loaded, load_file};
 use crate::serve::stable_hash;
+use crate::verdict::{Difference, Verdict};
 use baseline::{Baseline, Gate};
 use engine::{Engine, EngineCommand, Failure, Limits, cut_text};
 
