@@ -193,12 +193,27 @@ pub fn in_partition(id: &str, (i, n): (u64, u64)) -> bool {
 }
 
 /// Parses `I/N` (1 ≤ I ≤ N).
-pub fn parse_partition(text: &str) -> Result<(u64, u64), String> {
-    let bad = || format!("`{text}` is not a partition: expected I/N with 1 ≤ I ≤ N, e.g. 2/4");
+pub fn parse_partition(text: &str) -> Result<(u64, u64), PartitionError> {
+    let bad = || PartitionError { text: text.to_string() };
     let (i, n) = text.split_once('/').ok_or_else(bad)?;
     let (i, n): (u64, u64) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
     if i == 0 || n == 0 || i > n { Err(bad()) } else { Ok((i, n)) }
 }
+
+/// A `--partition` that is not `I/N` with 1 ≤ I ≤ N.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionError {
+    /// The text given.
+    pub text: String,
+}
+
+impl std::fmt::Display for PartitionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not a partition: expected I/N with 1 ≤ I ≤ N, e.g. 2/4", self.text)
+    }
+}
+
+impl std::error::Error for PartitionError {}
 
 /// How long the run waits, after the last answer, for output the engine writes after it.
 const LATE_OUTPUT_GRACE: Duration = Duration::from_millis(100);
