@@ -50,7 +50,13 @@ pub fn no_such_choice(
                     violation.clause, violation.message
                 ),
             ),
-            other => mk(Status::Invalid, format!("the oracle can't run this scenario with its script: {other:?}")),
+            other => mk(
+                Status::Invalid,
+                format!(
+                    "the oracle can't run this scenario with its script: {}",
+                    crate::runner::locate_sim_error(loaded, &other)
+                ),
+            ),
         };
     }
     let recorder = &decider.inner;

@@ -10,7 +10,7 @@ use crate::explore::first_run;
 use crate::judge::judge_observing;
 use crate::observables::Observables;
 use crate::protocol::validate::{
-    check_offers, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
+    MessageError, check_offers, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
 };
 use crate::protocol::{
     ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of_loaded,
@@ -161,7 +161,7 @@ impl<'a> Session<'a> {
             return r;
         }
         if let Err(failure) = self.ensure_started() {
-            let mut r = mk(Status::Error, failure);
+            let mut r = mk(Status::Error, failure.to_string());
             r.stderr_tail = self.engine.stderr_tail();
             return r;
         }
@@ -187,7 +187,7 @@ impl<'a> Session<'a> {
             if self.drain_late(Duration::ZERO)
                 && let Err(failure) = self.ensure_started()
             {
-                let mut r = mk(Status::Error, failure);
+                let mut r = mk(Status::Error, failure.to_string());
                 r.stderr_tail = self.engine.stderr_tail();
                 return r;
             }
@@ -213,7 +213,7 @@ impl<'a> Session<'a> {
             self.engine.kill();
             self.late = Some((why, tail));
             if let Err(failure) = self.ensure_started() {
-                let mut r = mk(Status::Error, failure);
+                let mut r = mk(Status::Error, failure.to_string());
                 r.stderr_tail = self.engine.stderr_tail();
                 return r;
             }
@@ -254,11 +254,11 @@ impl<'a> Session<'a> {
         self.engine.receive(deadline, self.opts.timeout)
     }
 
-    fn parse(&self, line: &str) -> Result<FromEngine, String> {
+    fn parse(&self, line: &str) -> Result<FromEngine, AnswerError> {
         if self.opts.validate {
-            validate_from_engine(line).map_err(|e| format!("protocol violation: {e}"))
+            validate_from_engine(line).map_err(AnswerError::Violation)
         } else {
-            parse_from_engine(line).map_err(|e| format!("malformed answer: {e}"))
+            parse_from_engine(line).map_err(AnswerError::Malformed)
         }
     }
 
@@ -283,7 +283,8 @@ impl<'a> Session<'a> {
             FromEngine::Hello { .. } => None,
         };
         if answered.is_some_and(|s| s != seq) {
-            return mk(Status::Error, format!("protocol violation: answer for seq {answered:?}, expected {seq}"));
+            let answered = answered.map_or_else(|| "none".to_string(), |s| s.to_string());
+            return mk(Status::Error, format!("protocol violation: answer for seq {answered}, expected {seq}"));
         }
         match message {
             FromEngine::Hello { .. } => mk(Status::Error, "protocol violation: `hello` in answer to `run`".into()),
@@ -346,15 +347,12 @@ impl<'a> Session<'a> {
     }
 
     /// Starts the engine if it isn't running and reads its `hello`.
-    fn ensure_started(&mut self) -> Result<(), String> {
+    fn ensure_started(&mut self) -> Result<(), StartError> {
         if self.engine.is_running() {
             return Ok(());
         }
         if self.failed_starts >= MAX_FAILED_STARTS {
-            return Err(format!(
-                "the engine failed to start {MAX_FAILED_STARTS} times in a row; not tried again: {}",
-                self.last_start_error
-            ));
+            return Err(StartError::GaveUp { last: self.last_start_error.clone() });
         }
         match self.handshake() {
             Ok(()) => {
@@ -364,17 +362,17 @@ impl<'a> Session<'a> {
             Err(e) => {
                 self.engine.kill();
                 self.failed_starts += 1;
-                self.last_start_error = e.clone();
-                Err(format!("engine start failed: {e}"))
+                self.last_start_error = e.to_string();
+                Err(StartError::Failed(e))
             }
         }
     }
 
-    fn handshake(&mut self) -> Result<(), String> {
-        self.engine.start().map_err(|f| f.to_string())?;
+    fn handshake(&mut self) -> Result<(), HandshakeError> {
+        self.engine.start().map_err(HandshakeError::Start)?;
         let line = to_line(&ToEngine::Start { protocol: PROTOCOL_VERSION });
-        let answer = self.ask(line).map_err(|f| format!("no `hello`: {f}"))?;
-        match self.parse(&answer)? {
+        let answer = self.ask(line).map_err(HandshakeError::NoHello)?;
+        match self.parse(&answer).map_err(HandshakeError::Answer)? {
             FromEngine::Hello { protocol, mut engine, supports } if ACCEPTED_VERSIONS.contains(&protocol) => {
                 let max = self.opts.limits.max_text_chars;
                 engine.name = cut_text(&engine.name, max.min(200));
@@ -382,10 +380,8 @@ impl<'a> Session<'a> {
                 self.hello = Some((engine, supports));
                 Ok(())
             }
-            FromEngine::Hello { protocol, .. } => Err(format!(
-                "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {ACCEPTED_VERSIONS:?})"
-            )),
-            other => Err(format!("protocol violation: expected `hello`, got {}", cut_text(&to_line(&other), 200))),
+            FromEngine::Hello { protocol, .. } => Err(HandshakeError::Version { protocol }),
+            other => Err(HandshakeError::NotHello(cut_text(&to_line(&other), 200))),
         }
     }
 
@@ -396,7 +392,7 @@ impl<'a> Session<'a> {
         if let Some(counts) = &supports.players
             && !counts.contains(&players)
         {
-            return Some(format!("the engine supports {counts:?} players; this scenario has {players}"));
+            return Some(format!("the engine supports {} players; this scenario has {players}", bracketed(counts)));
         }
         if let Some(cards) = &supports.cards {
             let missing: std::collections::BTreeSet<&str> =
@@ -434,3 +430,89 @@ pub fn effective_mode(loaded: &Loaded, mode: Mode) -> Mode {
         Err(_) => Mode::Scripted,
     }
 }
+
+/// `items` as a bracketed, comma-separated list: `[2, 4]`.
+fn bracketed<T: std::fmt::Display>(items: &[T]) -> String {
+    format!("[{}]", items.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))
+}
+
+/// Why an engine's line can't be read as an answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum AnswerError {
+    /// With `--validate`: it doesn't match the protocol schema.
+    Violation(MessageError),
+    /// It can't be read as a protocol message even leniently.
+    Malformed(MessageError),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::Violation(e) => write!(f, "protocol violation: {e}"),
+            AnswerError::Malformed(e) => write!(f, "malformed answer: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
+
+/// Why the engine didn't introduce itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum HandshakeError {
+    /// Its process couldn't be started.
+    Start(Failure),
+    /// It gave no answer to `start`.
+    NoHello(Failure),
+    /// Its answer can't be read.
+    Answer(AnswerError),
+    /// It speaks a protocol version the oracle doesn't accept.
+    Version {
+        /// The version it speaks.
+        protocol: u32,
+    },
+    /// It answered with another message (cut to 200 characters).
+    NotHello(String),
+}
+
+impl std::fmt::Display for HandshakeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandshakeError::Start(failure) => write!(f, "{failure}"),
+            HandshakeError::NoHello(failure) => write!(f, "no `hello`: {failure}"),
+            HandshakeError::Answer(e) => write!(f, "{e}"),
+            HandshakeError::Version { protocol } => write!(
+                f,
+                "the engine speaks protocol {protocol}; the oracle speaks {PROTOCOL_VERSION} (and accepts {})",
+                bracketed(&ACCEPTED_VERSIONS)
+            ),
+            HandshakeError::NotHello(line) => write!(f, "protocol violation: expected `hello`, got {line}"),
+        }
+    }
+}
+
+impl std::error::Error for HandshakeError {}
+
+/// Why the engine isn't running for the next scenario.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum StartError {
+    /// It failed to start [`MAX_FAILED_STARTS`] times in a row; `last` says why the last time.
+    GaveUp {
+        /// Why the last start failed.
+        last: String,
+    },
+    /// This start failed.
+    Failed(HandshakeError),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::GaveUp { last } => {
+                write!(f, "the engine failed to start {MAX_FAILED_STARTS} times in a row; not tried again: {last}")
+            }
+            StartError::Failed(e) => write!(f, "engine start failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}

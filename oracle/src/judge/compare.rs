@@ -6,10 +6,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::causes::Causes;
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event};
 use crate::rules::verdicts;
-use crate::verdict::Difference;
+use crate::verdict::{Difference, quoted, quoted_list as list};
 
 fn show(event: &LoggedEvent) -> String {
-    serde_json::to_string(event).unwrap_or_else(|_| format!("{event:?}"))
+    serde_json::to_string(event).unwrap_or_else(|_| format!("a `{}` event", event.event.kind()))
 }
 
 /// Every difference between the replayed outcome and the observed one.
@@ -86,7 +86,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
         for (kind, (clause, what)) in (0u8..).zip(verdicts::ORDERED_SEQUENCES) {
             let (w, g) = (sequence(want, kind), sequence(&got, kind));
             if w != g {
-                push(clause, format!("{what} happened in the order {g:?}; the rules give {w:?}"));
+                push(clause, format!("{what} happened in the order {}; the rules give {}", list(&g), list(&w)));
             }
         }
     }
@@ -109,12 +109,12 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
             // object (701.24a, 701.20d); elsewhere it means a reveal that wasn't told (701.23e).
             let zone = want.zones.iter().find(|(_, cards)| cards.contains(card)).map(|(z, _)| z.as_str());
             let clause = causes.knowledge(card, zone).unwrap_or(verdicts::knowledge_clause(extra, in_library));
-            push(clause, format!("{card} should be known to {w:?} but is known to {g:?}"));
+            push(clause, format!("{card} should be known to {} but is known to {}", list(&w), list(&g)));
         }
     }
     for (player, life) in &want.life {
         if got.life.get(player) != Some(life) {
-            push("119.3", format!("{player}'s life should be {life} but is {:?}", got.life.get(player)));
+            push("119.3", format!("{player}'s life should be {life} but is {}", life_total(got.life.get(player))));
         }
     }
     // A life total for a name that is no player of the scenario (found by judge_observation).
@@ -122,7 +122,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
         push("119.1", format!("the outcome gives a life total to `{player}`, who is not a player"));
     }
     if want.counters != got.counters {
-        push("122.1", format!("counters should be {:?} but are {:?}", want.counters, got.counters));
+        push("122.1", format!("counters should be {} but are {}", counters(&want.counters), counters(&got.counters)));
     }
     event_diffs.extend(keyed);
     // A stable sort: differences with one cause keep the order they were found in.
@@ -178,10 +178,10 @@ fn search_field_differences(want: &LoggedEvent, got: &LoggedEvent) -> Vec<(Optio
         _ => {}
     }
     if wz != gz {
-        out.push((Some("701.23a"), format!("{at}: field `zones` is {gz:?}; the rules search {wz:?}")));
+        out.push((Some("701.23a"), format!("{at}: field `zones` is {}; the rules search {}", list(gz), list(wz))));
     }
     if wf != gf {
-        out.push((None, format!("{at}: field `found` is {gf:?}; the replay found {wf:?}")));
+        out.push((None, format!("{at}: field `found` is {}; the replay found {}", list(gf), list(wf))));
     }
     out
 }
@@ -276,14 +276,30 @@ fn zone_differences(
                 };
                 push(
                     clause,
-                    format!("{zone} {what} (from the top) must hold {:?} but hold {:?}", &w[range.clone()], &g[range]),
+                    format!(
+                        "{zone} {what} (from the top) must hold {} but hold {}",
+                        list(&w[range.clone()]),
+                        list(&g[range])
+                    ),
                 );
             }
         }
     }
     let (w, g) = (want.zones.get("stack"), got.zones.get("stack"));
     if w != g {
-        let show = |z: Option<&Vec<String>>| z.cloned().unwrap_or_default();
-        push("405.2", format!("the stack should be {:?} (top first) but is {:?}", show(w), show(g)));
+        let show = |z: Option<&Vec<String>>| list(z.map_or(&[][..], Vec::as_slice));
+        push("405.2", format!("the stack should be {} (top first) but is {}", show(w), show(g)));
     }
+}
+
+/// The counters of an outcome as a difference shows them: `{"card": 2}`.
+fn counters(counters: &BTreeMap<String, u32>) -> String {
+    let entries: Vec<String> = counters.iter().map(|(card, n)| format!("{}: {n}", quoted(card))).collect();
+    format!("{{{}}}", entries.join(", "))
+}
+
+/// An observed life total as a difference shows it: `Some(20)`, or `None` when the outcome gives
+/// the player none (the wording the reports have always used).
+fn life_total(life: Option<&i32>) -> String {
+    life.map_or_else(|| "None".to_string(), |l| format!("Some({l})"))
 }

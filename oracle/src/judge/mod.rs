@@ -240,7 +240,28 @@ fn judge_with_splits(
             clause: clause.to_string(),
             message: format!("step {step}: {message}"),
         }]),
-        Err(other) => Verdict::Error(format!("{other:?}")),
+        Err(other) => Verdict::Error(unjudgeable(&other)),
     };
     Replay { verdict, split_counts, read_counts, ran: ran_through, unchecked, seen }
+}
+
+/// Why a replay stopped short of a verdict, in words: the scenario can't be run as written (a
+/// step or a scripted decision the rules don't allow), or needs what the oracle doesn't model.
+fn unjudgeable(error: &SimError) -> String {
+    let legal = |options: &[String]| {
+        if options.is_empty() { String::new() } else { format!("; legal: {}", options.join("; ")) }
+    };
+    match error {
+        SimError::Illegal { violation, step, options } => format!("step {step}: {violation}{}", legal(options)),
+        SimError::Invalid { step, message } => format!("step {step}: {message}"),
+        SimError::ScriptIllegal { entry, violation, options } => {
+            format!("decisions[{entry}]: not a legal choice — {violation}{}", legal(options))
+        }
+        SimError::Unsupported { step, message } => format!("step {step}: not modelled: {message}"),
+        SimError::Refused { step, clause, message } => {
+            format!("step {step}: the rules forbid this step ({clause}: {message})")
+        }
+        SimError::TooLarge(message) => format!("too large to enumerate: {message}"),
+        SimError::NoAnswer { step, message, clause } => format!("step {step}: {clause}: {message}"),
+    }
 }
