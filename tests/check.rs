@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mtg_oracle::check::baseline::{Baseline, Expected, Gate};
+use mtg_oracle::check::baseline::{Baseline, BaselineError, Expected, Gate};
 use mtg_oracle::check::engine::EngineCommand;
 use mtg_oracle::check::{CheckOptions, CheckRun, Status, check, in_partition, parse_partition, report};
 use mtg_oracle::protocol::Mode;
@@ -198,7 +198,8 @@ fn the_baseline_gate_fails_on_unexpected_failures_and_unexpected_passes() {
     // A malformed baseline is an error naming the line.
     std::fs::write(&path, "expected:\n  x: {status: BROKEN}\n").unwrap();
     let e = Baseline::load(&path).expect_err("BROKEN is not a status");
-    assert!(e.contains("baseline.yaml:2"), "{e}");
+    assert!(matches!(e, BaselineError::Malformed { at: Some((2, _)), .. }), "{e}");
+    assert!(e.to_string().contains("baseline.yaml:2"), "{e}");
 }
 
 #[test]

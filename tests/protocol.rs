@@ -6,7 +6,9 @@ use mtg_oracle::judge::{Verdict, judge, judge_observing};
 use mtg_oracle::mutants::Mutant;
 use mtg_oracle::observables::Observables;
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
-use mtg_oracle::protocol::validate::{check_outcome, parse_from_engine, validate_from_engine, validate_to_engine};
+use mtg_oracle::protocol::validate::{
+    MessageError, check_outcome, parse_from_engine, validate_from_engine, validate_to_engine,
+};
 use mtg_oracle::protocol::{
     FromEngine, Mode, PROTOCOL_VERSION, ToEngine, scenario_message, schema, to_line, to_scenario,
 };
@@ -167,8 +169,10 @@ fn validation_is_strict_where_parsing_is_lenient() {
     let unknown_event =
         r#"{"type":"result","seq":1,"outcome":{"zones":{},"events":[{"step":0,"event":"teleported"}]}}"#;
     assert!(validate_from_engine(unknown_event).is_err() && parse_from_engine(unknown_event).is_err());
-    assert!(parse_from_engine(r#"{"seq":1}"#).unwrap_err().contains("no `type`"));
-    assert!(parse_from_engine(r#"{"type":"greetings"}"#).unwrap_err().contains("unknown message type"));
+    assert_eq!(parse_from_engine(r#"{"seq":1}"#).unwrap_err(), MessageError::NoType);
+    let unknown = parse_from_engine(r#"{"type":"greetings"}"#).unwrap_err();
+    assert_eq!(unknown, MessageError::UnknownType("greetings".into()));
+    assert_eq!(unknown.to_string(), "unknown message type `greetings`");
 }
 
 #[test]

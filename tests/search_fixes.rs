@@ -58,7 +58,7 @@ fn unmodelled_acting_cards_refuse_the_run() {
         // The outcome an engine without the card's ability reports: not judged legal any more.
         let o = observed(&format!("tests/not-modelled/{name}.observed.json"));
         match judge(&loaded.setup, &o) {
-            Verdict::Error(m) => assert!(m.contains("Unsupported") && m.contains(card), "{name}: {m}"),
+            Verdict::Error(m) => assert!(m.contains("not modelled") && m.contains(card), "{name}: {m}"),
             other => panic!("{name}: expected an error (not modelled), got {other:?}"),
         }
     }

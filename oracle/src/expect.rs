@@ -3,6 +3,7 @@
 use crate::explore::Exploration;
 use crate::outcome::{Event, LegalOutcome, canonical_graveyard, canonical_library, is_ordered_zone};
 use crate::scenario::format::{Assertion, Scenario};
+use crate::verdict::quoted_list;
 
 /// True if `assertion` holds in `outcome`. `names_of` gives a card id's names, for `count`.
 pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&str) -> Vec<String>) -> bool {
@@ -176,9 +177,9 @@ pub fn check(
                     failures.push((
                         format!("expect.final[{zone}]"),
                         format!(
-                            "expected {:?}, the outcome has {:?}",
-                            w.cloned().unwrap_or_default(),
-                            g.cloned().unwrap_or_default()
+                            "expected {}, the outcome has {}",
+                            quoted_list(w.map_or(&[][..], Vec::as_slice)),
+                            quoted_list(g.map_or(&[][..], Vec::as_slice))
                         ),
                     ));
                 }

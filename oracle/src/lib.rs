@@ -34,6 +34,7 @@
 //! - [`model`]: the game state;
 //! - [`rules`]: every rule decision, one module per section of the Comprehensive Rules;
 //! - [`outcome`]: outcomes, the event log, sets of legal outcomes;
+//! - [`verdict`]: a verdict on an observed outcome and the differences it names;
 //! - [`mutants`] and [`sim`]: the simulator that plays a scenario's steps, asking a decider for
 //!   every choice (the scripted one in [`sim::script`]);
 //! - [`scenario`]: the YAML scenario loader;
@@ -64,6 +65,7 @@ pub mod runner;
 pub mod scenario;
 pub mod serve;
 pub mod sim;
+pub mod verdict;
 pub mod yaml;
 
 pub use cards::CardPool;

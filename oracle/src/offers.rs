@@ -20,11 +20,11 @@ use std::collections::BTreeSet;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::judge::Difference;
 use crate::model::{Game, ZoneRef};
 use crate::mutants::Mutant;
 use crate::rules::search::Quality;
 use crate::sim::{Choice, Decider, Decision, MayAbout, SimError};
+use crate::verdict::Difference;
 
 /// The kinds of decision an offer can describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]

@@ -87,7 +87,7 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
         if let verdict @ (Verdict::Illegal(_) | Verdict::Error(_)) = judge(&loaded.setup, &observed) {
             failures.push(loaded.error_at(
                 "",
-                format!("internal disagreement: the judge rejects enumerated outcome #{}: {verdict:?}", i + 1),
+                format!("internal disagreement: the judge rejects enumerated outcome #{}: {verdict}", i + 1),
             ));
         }
     }

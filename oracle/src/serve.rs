@@ -123,7 +123,7 @@ pub fn serve_limited(
             continue;
         }
         let reply = match validate_to_engine(&line) {
-            Err(e) => FromEngine::Error { seq: None, message: e },
+            Err(e) => FromEngine::Error { seq: None, message: e.to_string() },
             Ok(ToEngine::Stop) => return Ok(()),
             Ok(ToEngine::Start { protocol }) if !ACCEPTED_VERSIONS.contains(&protocol) => FromEngine::Error {
                 seq: None,

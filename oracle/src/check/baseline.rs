@@ -64,24 +64,24 @@ pub enum Gate {
 
 impl Baseline {
     /// Reads a baseline file; a missing file is an empty baseline.
-    pub fn load(path: &Path) -> Result<Baseline, String> {
+    pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
         if std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
             return Ok(Baseline::default());
         }
-        let text = crate::scenario::read_source(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = path.display().to_string();
+        let text = crate::scenario::read_source(path)
+            .map_err(|e| BaselineError::Unreadable { file: file.clone(), error: e.to_string() })?;
         if text.trim().is_empty() {
             return Ok(Baseline::default());
         }
         let depth = crate::scenario::MAX_YAML_DEPTH;
         if let Some((line, column)) = crate::scenario::too_deep(&text, depth) {
-            return Err(format!(
-                "{}:{line}:{column}: nested more than {depth} levels deep; not parsed",
-                path.display()
-            ));
+            return Err(BaselineError::TooDeep { file, line, column, depth });
         }
-        serde_yaml::from_str(&text).map_err(|e| {
-            let at = e.location().map(|l| format!(":{}:{}", l.line(), l.column())).unwrap_or_default();
-            format!("{}{at}: {e}", path.display())
+        serde_yaml::from_str(&text).map_err(|e| BaselineError::Malformed {
+            file,
+            at: e.location().map(|l| (l.line(), l.column())),
+            error: e.to_string(),
         })
     }
 
@@ -141,3 +141,52 @@ impl Baseline {
         )
     }
 }
+
+/// Why a baseline file can't be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaselineError {
+    /// The file can't be read (not a regular file, too big, not UTF-8, an I/O error).
+    Unreadable {
+        /// The file, as given.
+        file: String,
+        /// Why, in words.
+        error: String,
+    },
+    /// The YAML nests deeper than the loader parses.
+    TooDeep {
+        /// The file, as given.
+        file: String,
+        /// Where it gets too deep (1-based).
+        line: usize,
+        /// The column there (1-based).
+        column: usize,
+        /// The deepest nesting parsed.
+        depth: usize,
+    },
+    /// The YAML is not a baseline.
+    Malformed {
+        /// The file, as given.
+        file: String,
+        /// The line and column of the mistake, when the parser knows it.
+        at: Option<(usize, usize)>,
+        /// What is wrong, in the parser's words.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for BaselineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BaselineError::Unreadable { file, error } => write!(f, "{file}: {error}"),
+            BaselineError::TooDeep { file, line, column, depth } => {
+                write!(f, "{file}:{line}:{column}: nested more than {depth} levels deep; not parsed")
+            }
+            BaselineError::Malformed { file, at, error } => match at {
+                Some((line, column)) => write!(f, "{file}:{line}:{column}: {error}"),
+                None => write!(f, "{file}: {error}"),
+            },
+        }
+    }
+}
+
+impl std::error::Error for BaselineError {}

@@ -8,12 +8,12 @@
 
 use super::{ScenarioResult, Status, Verdict1};
 use crate::explore::FirstLegal;
-use crate::judge::Difference;
 use crate::offers::{Offer, OfferKind, Recorder, card_clause, compare_one};
 use crate::scenario::Loaded;
 use crate::sim::script::blame_script;
 use crate::sim::script::{Scripted, kind_of};
 use crate::sim::{Sim, SimError};
+use crate::verdict::Difference;
 
 /// Judges a `no_such_choice` answer for scripted decision `index` of `loaded`.
 pub fn no_such_choice(
@@ -50,7 +50,13 @@ pub fn no_such_choice(
                     violation.clause, violation.message
                 ),
             ),
-            other => mk(Status::Invalid, format!("the oracle can't run this scenario with its script: {other}")),
+            other => mk(
+                Status::Invalid,
+                format!(
+                    "the oracle can't run this scenario with its script: {}",
+                    crate::runner::locate_sim_error(loaded, &other)
+                ),
+            ),
         };
     }
     let recorder = &decider.inner;

@@ -103,7 +103,7 @@ struct Running {
     /// True while the stderr reader holds bytes it read and hasn't kept yet.
     stderr_busy: Arc<std::sync::atomic::AtomicBool>,
     to_engine: Option<std::sync::mpsc::Sender<String>>,
-    from_engine: Receiver<Result<String, String>>,
+    from_engine: Receiver<Result<String, BrokenOutput>>,
 }
 
 /// The last lines an engine wrote to stderr, numbered, so a scenario's report shows only what was
@@ -235,7 +235,7 @@ impl Engine {
                 Ok(Ok(line)) => return Ok(line),
                 Ok(Err(why)) => {
                     self.kill();
-                    return Err(Failure::Garbage(why));
+                    return Err(Failure::Garbage(why.to_string()));
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
@@ -469,9 +469,35 @@ mod procfs {
     }
 }
 
+/// Why an engine's output stream can't be read as protocol lines any more.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum BrokenOutput {
+    /// A line longer than the limit.
+    TooLong {
+        /// The limit, in bytes.
+        max_line: usize,
+    },
+    /// A line that is not UTF-8.
+    NotUtf8,
+    /// Reading the pipe failed (the error, in words).
+    Read(String),
+}
+
+impl std::fmt::Display for BrokenOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BrokenOutput::TooLong { max_line } => write!(f, "it wrote a line longer than {max_line} bytes"),
+            BrokenOutput::NotUtf8 => f.write_str("it wrote a line that is not UTF-8"),
+            BrokenOutput::Read(e) => write!(f, "reading its output failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BrokenOutput {}
+
 /// Reads protocol lines (each capped at `max_line` bytes), drops blank ones and passes the others
 /// on through a bounded queue; a line that is too long or not UTF-8 ends the stream with an error.
-fn read_lines(stdout: impl Read, out: SyncSender<Result<String, String>>, max_line: usize) {
+fn read_lines(stdout: impl Read, out: SyncSender<Result<String, BrokenOutput>>, max_line: usize) {
     let mut reader = BufReader::new(stdout);
     let cap = max_line as u64 + 1;
     loop {
@@ -479,7 +505,7 @@ fn read_lines(stdout: impl Read, out: SyncSender<Result<String, String>>, max_li
         match (&mut reader).take(cap).read_until(b'\n', &mut buf) {
             Ok(0) => return,
             Ok(n) if n as u64 == cap && buf.last() != Some(&b'\n') => {
-                let _ = out.send(Err(format!("it wrote a line longer than {max_line} bytes")));
+                let _ = out.send(Err(BrokenOutput::TooLong { max_line }));
                 return;
             }
             Ok(_) => {
@@ -488,7 +514,7 @@ fn read_lines(stdout: impl Read, out: SyncSender<Result<String, String>>, max_li
                 }
                 let line = match String::from_utf8(buf) {
                     Ok(s) => Ok(s.trim_end_matches(['\n', '\r']).to_string()),
-                    Err(_) => Err("it wrote a line that is not UTF-8".to_string()),
+                    Err(_) => Err(BrokenOutput::NotUtf8),
                 };
                 let stop = line.is_err();
                 if out.send(line).is_err() || stop {
@@ -496,7 +522,7 @@ fn read_lines(stdout: impl Read, out: SyncSender<Result<String, String>>, max_li
                 }
             }
             Err(e) => {
-                let _ = out.send(Err(format!("reading its output failed: {e}")));
+                let _ = out.send(Err(BrokenOutput::Read(e.to_string())));
                 return;
             }
         }

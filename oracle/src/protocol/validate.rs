@@ -22,30 +22,67 @@ use crate::model::ZoneRef;
 use crate::outcome::Outcome;
 use crate::scenario::Setup;
 
+/// Why a line is not a protocol message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MessageError {
+    /// Strictly parsed, it doesn't match the protocol schema (the parser's words).
+    Invalid(String),
+    /// It is not JSON at all.
+    NotJson(String),
+    /// It is JSON but not an object.
+    NotObject,
+    /// The object has no `type` field naming the message.
+    NoType,
+    /// The `type` names no message of the protocol.
+    UnknownType(String),
+    /// A message of a known `type` whose fields are wrong.
+    InvalidMessage {
+        /// The message's `type`.
+        kind: String,
+        /// What is wrong, in the parser's words.
+        error: String,
+    },
+}
+
+impl std::fmt::Display for MessageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MessageError::Invalid(e) => write!(f, "not a valid protocol message: {e}"),
+            MessageError::NotJson(e) => write!(f, "not JSON: {e}"),
+            MessageError::NotObject => f.write_str("not a JSON object"),
+            MessageError::NoType => f.write_str("no `type` field"),
+            MessageError::UnknownType(kind) => write!(f, "unknown message type `{kind}`"),
+            MessageError::InvalidMessage { kind, error } => write!(f, "not a valid `{kind}` message: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MessageError {}
+
 /// Strictly parses a line from the engine: exactly the protocol schema.
-pub fn validate_from_engine(line: &str) -> Result<FromEngine, String> {
-    serde_json::from_str(line).map_err(|e| format!("not a valid protocol message: {e}"))
+pub fn validate_from_engine(line: &str) -> Result<FromEngine, MessageError> {
+    serde_json::from_str(line).map_err(|e| MessageError::Invalid(e.to_string()))
 }
 
 /// Strictly parses a line to the engine (the oracle checks its own messages with `--validate`).
-pub fn validate_to_engine(line: &str) -> Result<ToEngine, String> {
-    serde_json::from_str(line).map_err(|e| format!("not a valid protocol message: {e}"))
+pub fn validate_to_engine(line: &str) -> Result<ToEngine, MessageError> {
+    serde_json::from_str(line).map_err(|e| MessageError::Invalid(e.to_string()))
 }
 
 /// Leniently parses a line from the engine: unknown fields of the message envelope are ignored.
-pub fn parse_from_engine(line: &str) -> Result<FromEngine, String> {
-    let mut value: Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+pub fn parse_from_engine(line: &str) -> Result<FromEngine, MessageError> {
+    let mut value: Value = serde_json::from_str(line).map_err(|e| MessageError::NotJson(e.to_string()))?;
     let Some(map) = value.as_object_mut() else {
-        return Err("not a JSON object".into());
+        return Err(MessageError::NotObject);
     };
-    let kind = map.get("type").and_then(Value::as_str).map(str::to_string).ok_or("no `type` field")?;
+    let kind = map.get("type").and_then(Value::as_str).map(str::to_string).ok_or(MessageError::NoType)?;
     let keep: &[&str] = match kind.as_str() {
         "hello" => &["type", "protocol", "engine", "supports"],
         "result" => &["type", "seq", "outcome", "offered"],
         "no_such_choice" => &["type", "seq", "decision", "offered", "message"],
         "unsupported" => &["type", "seq", "reason", "link"],
         "error" => &["type", "seq", "message"],
-        other => return Err(format!("unknown message type `{other}`")),
+        other => return Err(MessageError::UnknownType(other.to_string())),
     };
     map.retain(|k, _| keep.contains(&k.as_str()));
     for (key, fields) in [
@@ -56,7 +93,7 @@ pub fn parse_from_engine(line: &str) -> Result<FromEngine, String> {
             inner.retain(|k, _| fields.contains(&k.as_str()));
         }
     }
-    serde_json::from_value(value).map_err(|e| format!("not a valid `{kind}` message: {e}"))
+    serde_json::from_value(value).map_err(|e| MessageError::InvalidMessage { kind, error: e.to_string() })
 }
 
 /// Checks that an outcome speaks of this scenario: card ids (or `ability:<id>` on the stack),

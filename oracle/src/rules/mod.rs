@@ -15,6 +15,7 @@ pub mod search;
 pub mod shuffle;
 pub mod tokens;
 pub mod triggers;
+pub mod verdicts;
 pub mod zones;
 
 /// A broken rule: the clause and what happened, in words a person can act on.

@@ -168,12 +168,12 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
     };
     let partition = match args.partition.as_deref().map(parse_partition).transpose() {
         Ok(p) => p,
-        Err(e) => return fail(e),
+        Err(e) => return fail(e.to_string()),
     };
     let baseline = match &args.baseline {
         Some(path) => match Baseline::load(path) {
             Ok(b) => b,
-            Err(e) => return fail(e),
+            Err(e) => return fail(e.to_string()),
         },
         None => Baseline::default(),
     };

@@ -1,0 +1,24 @@
+//! Reports of a check run: the human summary, JUnit XML, JSON and a Markdown conformance matrix.
+//! Report files are written whole or not at all (a temporary file in the same folder, renamed
+//! over the target), so a CI system never ingests half a report.//!
+//! One file per format: `text` (the terminal lines and the summary), `junit`, `markdown`, and
+//! JSON here; `corpus` names the corpus that ran, `atomic` writes the files.
+
+mod atomic;
+mod corpus;
+mod junit;
+mod markdown;
+mod text;
+
+use super::CheckRun;
+pub use atomic::write_atomic;
+pub use corpus::Corpus;
+pub use junit::junit;
+pub use markdown::markdown;
+pub use text::{line, summary, terminal_safe};
+
+/// The run as JSON: engine, version, protocol, corpus revision, per scenario status, verdict
+/// and time.
+pub fn json(run: &CheckRun) -> String {
+    serde_json::to_string_pretty(run).unwrap_or_default() + "\n"
+}

@@ -1,0 +1,246 @@
+//! The judge: is an observed outcome one of the scenario's legal outcomes?
+//!
+//! It never enumerates. It replays the scenario once, taking every decision from the observed
+//! event log (every event that records a choice carries it: `searched` has `found`, `chose` has
+//! `card`…), with each answer checked by the same rules code the enumerator uses. If an answer
+//! breaks a rule, that is the verdict; otherwise the replayed outcome is compared with the
+//! observed one and every difference is reported with the clause that fixes it. Work is one
+//! replay plus sorting the random part of each library: O(n log n) in cards and events.
+//!
+//! The judge reads decisions off the log in `read` (the `Observed` decider), names what the
+//! replay decided in [`Causes`], and compares the replayed outcome with the observed one in
+//! [`compare()`]; this module holds the entry points and the replays.
+
+mod causes;
+mod compare;
+mod read;
+
+use crate::observables::{Observable, Observables};
+use crate::outcome::{Event, Outcome};
+use crate::scenario::Setup;
+use crate::sim::script::{Scripted, blame_script};
+use crate::sim::{Sim, SimError};
+pub use crate::verdict::{Difference, Verdict};
+pub use causes::Causes;
+pub use compare::compare;
+use read::Observed;
+
+/// Most replays of one judgement.
+const MAX_REPLAYS: usize = 64;
+
+/// Judges `observed` against the legal outcomes of `setup`.
+///
+/// Some of the log can be read more than one way: events other than `searched` and `triggered`
+/// are unordered within a step, so when one step holds several decisions of one kind by one
+/// player (two names, two draws, a reveal and a look…) which entry answers which decision is not
+/// written down; and a declined "may search" leaves no entry, so the next `searched` event of
+/// that player may be a later search's. The first replay takes the first reading of each such
+/// point; when it doesn't match the observation, the other readings are tried depth-first (the
+/// last point first). For each reading, a merged search (701.23h) whose found cards can be split
+/// among its instructions in more than one legal way is replayed with the other splits when the
+/// first replay doesn't match: one merged search at a time, keeping for each the split that
+/// leaves the fewest differences (each search's split decides where its own cards go). Choices
+/// the log doesn't show exactly — which replacement effect applied (616.1), the order cost parts
+/// were paid in (601.2h) — are tried the same way. All of it within `MAX_REPLAYS` (64) replays.
+/// When none matches, the verdict is that of the closest replay (the first one on a tie).
+pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
+    judge_observing(setup, observed, &Observables::all()).verdict
+}
+
+/// A verdict with what the engine's declared observables left unchecked.
+#[derive(Debug, Clone)]
+pub struct Judged {
+    /// The verdict on what was observed.
+    pub verdict: Verdict,
+    /// The observables this scenario's outcome involves that the engine doesn't report.
+    pub unchecked: Vec<Observable>,
+    /// The legal options at each decision of the replay that matched the observation (else the
+    /// first replay), for the option-set check.
+    pub decisions: Vec<crate::offers::Legal>,
+}
+
+/// [`judge`] for an engine that reports only `observables` (protocol 2): both the replayed and
+/// the observed outcome are projected onto them before they are compared.
+pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observables) -> Judged {
+    // An outcome that names no trigger kinds is judged without them.
+    let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
+    let look = Look { observables, strip_on };
+    let mut replays = 0;
+    let mut trail: Vec<usize> = Vec::new();
+    let mut best: Option<((usize, usize), Verdict)> = None;
+    // What the first replay saw: the observables it left unchecked and the legal options.
+    let mut first: Option<(Vec<Observable>, Vec<crate::offers::Legal>)> = None;
+    let verdict = loop {
+        let (verdict, score, readings) = judge_reading(setup, observed, &trail, &mut replays, &look, &mut first);
+        if verdict.is_legal() {
+            // The reading that matched is the one whose decisions the engine faced.
+            break verdict;
+        }
+        if best.as_ref().is_none_or(|(s, _)| score < *s) {
+            best = Some((score, verdict));
+        }
+        match next_reading(&trail, &readings) {
+            Some(next) if replays < MAX_REPLAYS => trail = next,
+            _ => break best.map_or_else(|| Verdict::Error("the judge made no replay".into()), |(_, v)| v),
+        }
+    };
+    let (mut unchecked, decisions) = first.unwrap_or_default();
+    if strip_on && observables.has(Observable::TriggerKind) && !unchecked.contains(&Observable::TriggerKind) {
+        unchecked.push(Observable::TriggerKind);
+    }
+    Judged { verdict, unchecked, decisions }
+}
+
+/// What the judge compares.
+struct Look<'a> {
+    observables: &'a Observables,
+    strip_on: bool,
+}
+
+/// The next reading depth-first after `trail`, given how many readings each ambiguous point of
+/// its replay had: the last point that has another reading takes it, later points start over.
+fn next_reading(trail: &[usize], readings: &[usize]) -> Option<Vec<usize>> {
+    let mut next: Vec<usize> = (0..readings.len()).map(|i| trail.get(i).copied().unwrap_or(0)).collect();
+    let i = (0..readings.len()).rev().find(|&i| next[i] + 1 < readings[i])?;
+    next[i] += 1;
+    next.truncate(i + 1);
+    Some(next)
+}
+
+/// How close a verdict is: a replay that ran to the end is closer than one a rule stopped; then
+/// fewer differences.
+fn closeness(v: &Verdict, ran: bool) -> (usize, usize) {
+    match v {
+        Verdict::Legal => (0, 0),
+        Verdict::Illegal(d) => (usize::from(!ran), d.len()),
+        Verdict::Error(_) => (2, 0),
+    }
+}
+
+/// The replays of one reading of the log (`read_picks`), with the splits of its merged searches
+/// tried as `judge` describes: the best verdict, its closeness, and how many readings each
+/// ambiguous point of the first replay had. Counts replays in `replays`; the unchecked observables
+/// and legal options of the very first replay, or of the replay that matches, go to `first_seen`.
+fn judge_reading(
+    setup: &Setup,
+    observed: &Outcome,
+    read_picks: &[usize],
+    replays: &mut usize,
+    look: &Look,
+    first_seen: &mut Option<(Vec<Observable>, Vec<crate::offers::Legal>)>,
+) -> (Verdict, (usize, usize), Vec<usize>) {
+    let first = judge_with_splits(setup, observed, read_picks, Vec::new(), look);
+    *replays += 1;
+    // The first replay's, unless a later one matches the observation (then that one's).
+    if first_seen.is_none() || first.verdict.is_legal() {
+        *first_seen = Some((first.unchecked, first.seen));
+    }
+    let readings = first.read_counts;
+    let counts = first.split_counts;
+    let mut best_score = closeness(&first.verdict, first.ran);
+    let mut best = first.verdict;
+    if best.is_legal() || counts.iter().all(|&c| c <= 1) {
+        return (best, best_score, readings);
+    }
+    let mut picks = vec![0; counts.len()];
+    // Passes over the merged searches until a pass changes nothing: a later search's split can
+    // stop the replay before an earlier one's effects are compared.
+    let mut improved = true;
+    while improved {
+        improved = false;
+        for k in 0..counts.len() {
+            for alt in 0..counts[k] {
+                if alt == picks[k] {
+                    continue;
+                }
+                if *replays >= MAX_REPLAYS {
+                    return (best, best_score, readings);
+                }
+                *replays += 1;
+                let mut trial = picks.clone();
+                trial[k] = alt;
+                let replay = judge_with_splits(setup, observed, read_picks, trial.clone(), look);
+                let score = closeness(&replay.verdict, replay.ran);
+                if replay.verdict.is_legal() {
+                    *first_seen = Some((replay.unchecked, replay.seen));
+                    return (replay.verdict, score, readings);
+                }
+                if score < best_score {
+                    best_score = score;
+                    best = replay.verdict;
+                    picks = trial;
+                    improved = true;
+                }
+            }
+        }
+    }
+    (best, best_score, readings)
+}
+
+/// What one replay gives.
+struct Replay {
+    verdict: Verdict,
+    /// How many splits each merged search had.
+    split_counts: Vec<usize>,
+    /// How many readings each ambiguous point of the log had.
+    read_counts: Vec<usize>,
+    /// Whether the replay ran to the end (so its differences are a full comparison).
+    ran: bool,
+    /// The observables this replay's outcome involves that the engine doesn't report.
+    unchecked: Vec<Observable>,
+    /// The legal options at each decision of the replay.
+    seen: Vec<crate::offers::Legal>,
+}
+
+/// One replay with the given reading of the log and splits.
+fn judge_with_splits(
+    setup: &Setup,
+    observed: &Outcome,
+    read_picks: &[usize],
+    split_picks: Vec<usize>,
+    look: &Look,
+) -> Replay {
+    let reader = Observed::new(observed, &setup.ids, read_picks, split_picks, look.observables);
+    let mut decider = Scripted::new(&setup.script, reader);
+    let mut sim = Sim::new(setup.game.clone(), &mut decider);
+    let ran = sim.run(&setup.actions);
+    let expected = sim.outcome();
+    let causes = Causes::of(&sim);
+    drop(sim);
+    let split_counts = std::mem::take(&mut decider.inner.split_counts);
+    let read_counts = std::mem::take(&mut decider.inner.read_counts);
+    let seen = std::mem::take(&mut decider.inner.seen);
+    let ran_through = ran.is_ok();
+    let unchecked = look.observables.unchecked(&expected.outcome);
+    let verdict = match ran.map_err(|e| blame_script(e, decider.last)) {
+        Ok(()) => {
+            let diffs = if look.observables.is_all() && !look.strip_on {
+                compare(&expected, observed, &causes)
+            } else {
+                // Only what the engine reports is compared: both sides projected alike.
+                let mut expected = expected;
+                let mut observed = observed.clone();
+                look.observables.project(&mut expected.outcome, look.strip_on);
+                look.observables.project(&mut observed, look.strip_on);
+                let mut causes = causes;
+                causes.log = causes
+                    .log
+                    .iter()
+                    .filter_map(|(e, c)| look.observables.project_event(e, look.strip_on).map(|e| (e, *c)))
+                    .collect();
+                compare(&expected, &observed, &causes)
+            };
+            if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
+        }
+        Err(SimError::Illegal { violation, step, .. }) => Verdict::Illegal(vec![Difference {
+            clause: violation.clause.to_string(),
+            message: format!("step {step}: {}", violation.message),
+        }]),
+        Err(SimError::NoAnswer { step, message, clause }) => Verdict::Illegal(vec![Difference {
+            clause: clause.to_string(),
+            message: format!("step {step}: {message}"),
+        }]),
+        Err(other) => Verdict::Error(other.to_string()),
+    };
+    Replay { verdict, split_counts, read_counts, ran: ran_through, unchecked, seen }
+}

@@ -1,0 +1,552 @@
+//! Each decision of the replay answered from the observed log.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::splits::{MAX_SPLITS, guided_split, legal_splits};
+use super::{MAX_READINGS, Observed};
+use crate::model::{Game, ObjId, ZoneRef};
+use crate::outcome::Event;
+use crate::rules::search::assign_parts;
+use crate::rules::verdicts;
+use crate::sim::{Choice, Decider, Decision, MayAbout, SimError};
+
+impl Decider for Observed<'_> {
+    /// The replay showed cards: the observed log's matching entry is accounted for, so a later
+    /// chance node ([`Decision::Random`] for a reveal or a look) reads the entries after it.
+    fn note_shown(&mut self, step: usize, event: &Event) {
+        let same = |e: &Event| match (e, event) {
+            (Event::Revealed { player: a, cards: x }, Event::Revealed { player: b, cards: y })
+            | (Event::LookedAt { player: a, cards: x }, Event::LookedAt { player: b, cards: y }) => {
+                a == b && x.iter().collect::<BTreeSet<_>>() == y.iter().collect::<BTreeSet<_>>()
+            }
+            _ => false,
+        };
+        self.take(step, same);
+    }
+
+    fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, choice: &Choice) {
+        self.seen.extend(crate::offers::legal_at(game, step, decision));
+        let who = game.players[decision.player()].name.clone();
+        match (decision, choice) {
+            (Decision::May { player, about: MayAbout::Search, .. }, Choice::Bool(true)) => {
+                self.reserve_search(game, step, *player, true);
+            }
+            (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
+                let id = game.obj(*c).id.clone();
+                self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
+            }
+            (Decision::Find { searcher, .. }, _) => {
+                self.searched_by(step, *searcher, &who);
+            }
+            (Decision::ChooseCard { .. }, Choice::Cards(c)) => {
+                // The entry that records the scripted card, wherever the log lists it.
+                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
+                self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)));
+            }
+            (Decision::Sacrifice { .. }, Choice::Cards(c)) => {
+                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
+                self.take(
+                    step,
+                    |e| matches!(e, Event::Sacrificed { player, card } if *player == who && ids.contains(card)),
+                );
+            }
+            (Decision::Dredge { draw: n, .. }, Choice::Cards(c)) if !c.is_empty() => {
+                self.take(step, |e| matches!(e, Event::Dredged { player, draw, .. } if *player == who && draw == n));
+            }
+            (Decision::Discard { .. }, Choice::Cards(c)) => {
+                for &card in c {
+                    let id = game.obj(card).id.clone();
+                    self.take(
+                        step,
+                        |e| matches!(e, Event::Discarded { player, card, .. } if *player == who && *card == id),
+                    );
+                }
+            }
+            (Decision::Name { .. }, Choice::Name(n)) => {
+                self.take(step, |e| matches!(e, Event::Named { player, name } if *player == who && name == n));
+            }
+            (Decision::CastFree { .. }, Choice::Cast(Some((card, _)))) => {
+                let id = game.obj(*card).id.clone();
+                self.take(step, |e| matches!(e, Event::Cast { player, card, .. } if *player == who && *card == id));
+            }
+            (Decision::Targets { source, .. }, _) => {
+                let key = (step, game.obj(*source).id.clone());
+                *self.targets_read.entry(key).or_default() += 1;
+            }
+            _ => {}
+        }
+    }
+
+    fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
+        self.seen.extend(crate::offers::legal_at(game, step, decision));
+        let names = game.names();
+        let name = |p: usize| names[p].clone();
+        match decision {
+            // Each "yes" claims the log entry it corresponds to, so a second "may" in the same step
+            // needs a second entry.
+            Decision::May { player, about: MayAbout::Search, .. } => {
+                Ok(Choice::Bool(self.reserve_search(game, step, *player, false)))
+            }
+            Decision::May { about: MayAbout::BeginOnBattlefield, card, .. } => {
+                let id = card.map(|c| game.obj(c).id.clone()).unwrap_or_default();
+                Ok(Choice::Bool(
+                    self.find(
+                        step,
+                        |e| matches!(e, Event::Moved { card, to, .. } if *card == id && to == "battlefield"),
+                    )
+                    .is_some(),
+                ))
+            }
+            Decision::May { card, .. } => {
+                // A `counters` entry for the card means yes — unless it is a later one's (the
+                // entries are unordered): a reading `judge` revisits.
+                let id = card.map(|c| game.obj(c).id.clone());
+                let pred = |e: &Event| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref());
+                let yes = self.find(step, pred).is_some() && self.alternative(2) == 0;
+                Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
+            }
+            Decision::Find { searcher, parts, cap, looked_at, to, .. } => {
+                let who = name(*searcher);
+                let logged = if self.searches_logged {
+                    self.searched_by(step, *searcher, &who)
+                } else {
+                    Some(Event::Searched {
+                        player: who.clone(),
+                        zones: Vec::new(),
+                        library_top: None,
+                        found: {
+                            let found = self.found_unlogged(game, step, parts, to);
+                            found.iter().map(|&c| game.obj(c).id.clone()).collect()
+                        },
+                    })
+                };
+                let Some(Event::Searched { found, .. }) = logged else {
+                    let (clause, why) = verdicts::unlogged_search_clause(
+                        cap.is_some(),
+                        parts.iter().any(|p| p.quality == crate::rules::search::Quality::Undefined),
+                        looked_at.is_empty(),
+                    );
+                    return Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to search but the log has no `searched` event for it{why}"),
+                        clause,
+                    });
+                };
+                let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
+                if parts.len() < 2 {
+                    return Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)));
+                }
+                // Several splits may be legal but lead to different outcomes (the instructions
+                // put cards in different places); the replay takes the one `split_picks` says,
+                // and `judge` tries the others when the first doesn't match the observation.
+                // The first is the split `assign_parts` finds; the others follow.
+                // The split that sends each card by an instruction that puts it where the
+                // observation says it went comes first, when it is legal: with several searchers'
+                // merged searches (701.23i) a wrong split of one search can stop the replay
+                // (an unmodelled card put onto the battlefield) before the others are compared,
+                // so trying splits one search at a time may never reach the matching combination.
+                let names = game.names();
+                // Where the observation put each found card, looked up once (the splits ask often).
+                let went: BTreeMap<ObjId, Option<String>> =
+                    cards.iter().map(|&c| (c, self.destination(step, &game.obj(c).id))).collect();
+                let destination = |c: ObjId| match went.get(&c) {
+                    Some(d) => d.clone(),
+                    None => self.destination(step, &game.obj(c).id),
+                };
+                let guided = guided_split(game, &cards, parts, to, looked_at, *cap, &destination, &names);
+                let first = assign_parts(game, &cards, parts, looked_at, *cap);
+                let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
+                if !splits.contains(&first) {
+                    splits.push(first);
+                }
+                let others = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &destination);
+                for s in others {
+                    if !splits.contains(&s) {
+                        splits.push(s);
+                    }
+                }
+                let k = self.split_counts.len();
+                self.split_counts.push(splits.len());
+                let pick = self.split_picks.get(k).copied().unwrap_or(0).min(splits.len() - 1);
+                Ok(Choice::Parts(splits.swap_remove(pick)))
+            }
+            Decision::OrderTriggers { player, triggers } => {
+                // The observed `triggered` events of this player, in log order, are the order the
+                // triggers went on the stack; match each to one of the pending triggers.
+                let who = name(*player);
+                let mut order = Vec::new();
+                let mut used = vec![false; triggers.len()];
+                let mut taken = Vec::new();
+                for (i, e) in self.events.iter().enumerate() {
+                    if self.consumed[i] || e.step != step {
+                        continue;
+                    }
+                    if let Event::Triggered { source, controller, on, player, .. } = &e.event
+                        && *controller == who
+                        && let Some(k) = (0..triggers.len()).find(|&k| {
+                            let (src, event, by) = triggers[k];
+                            !used[k]
+                                && game.obj(src).id == *source
+                                && (on.is_empty() || event == on.as_str())
+                                && by.map(|p| names[p].as_str()) == player.as_deref()
+                        })
+                    {
+                        used[k] = true;
+                        order.push(k);
+                        taken.push(i);
+                    }
+                }
+                // A trigger the log doesn't report may be one the replay will remove from the
+                // stack for want of a legal target (603.3d, not logged): the reported ones keep
+                // their logged order and the others follow in the order they triggered. If one of
+                // those does go on the stack, the comparison names it as missing.
+                order.extend(used.iter().enumerate().filter(|(_, u)| !**u).map(|(k, _)| k));
+                for i in taken {
+                    self.consumed[i] = true;
+                }
+                Ok(Choice::Order(order))
+            }
+            Decision::ChooseCard { player, options } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let fits = |e: &Event| matches!(e, Event::Chose { card, .. } if ids.contains(card));
+                match self.take_fitting(step, |e| matches!(e, Event::Chose { player, .. } if *player == who), fits) {
+                    Some(Event::Chose { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
+                    _ => Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to choose a card but the log has no `chose` event"),
+                        clause: "608.2d",
+                    }),
+                }
+            }
+            Decision::Sacrifice { player, options } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let fits = |e: &Event| matches!(e, Event::Sacrificed { card, .. } if ids.contains(card));
+                match self.take_fitting(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who), fits)
+                {
+                    Some(Event::Sacrificed { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
+                    _ => Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to sacrifice a permanent but the log has no `sacrificed` event"),
+                        clause: "701.21a",
+                    }),
+                }
+            }
+            Decision::Dredge { player, draw, options } => {
+                // The `draw` number says which of the player's draws in this step was replaced.
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let n = *draw;
+                match self
+                    .take(step, |e| {
+                        matches!(e, Event::Dredged { player, card, draw } if *player == who && *draw == n && ids.contains(card))
+                    })
+                    .cloned()
+                {
+                    Some(Event::Dredged { card, .. }) => Ok(Choice::Cards(vec![self.obj_in(game, &card, step)?])),
+                    _ => Ok(Choice::Cards(Vec::new())),
+                }
+            }
+            Decision::Discard { player, options, count, optional } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let mut picked = Vec::new();
+                let taken = self.take_some(
+                    step,
+                    *count,
+                    |e| matches!(e, Event::Discarded { player, card } if *player == who && ids.contains(card)),
+                );
+                for e in taken {
+                    if let Event::Discarded { card, .. } = e {
+                        let o = self.obj_in(game, &card, step)?;
+                        if !picked.contains(&o) {
+                            picked.push(o);
+                        }
+                    }
+                }
+                if *optional && picked.is_empty() {
+                    return Ok(Choice::Cards(picked)); // The optional cost wasn't paid.
+                }
+                for &o in options {
+                    if picked.len() >= *count {
+                        break;
+                    }
+                    if !picked.contains(&o) {
+                        picked.push(o); // Not reported: the comparison names what is missing.
+                    }
+                }
+                Ok(Choice::Cards(picked))
+            }
+            Decision::Name { player, options, .. } => {
+                let who = name(*player);
+                let fits = |e: &Event| matches!(e, Event::Named { name, .. } if options.contains(name));
+                match self.take_fitting(step, |e| matches!(e, Event::Named { player, .. } if *player == who), fits) {
+                    Some(Event::Named { name, .. }) => Ok(Choice::Name(name)),
+                    _ => Err(SimError::NoAnswer {
+                        step,
+                        message: format!("{who} had to choose a card name but the log has no `named` event"),
+                        clause: "709.4a",
+                    }),
+                }
+            }
+            Decision::CastFree { player, options, .. } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id.clone()).collect();
+                // A matching `cast` entry may also be a later such decision's (entries are
+                // unordered): each one, or none, is a reading `judge` may revisit.
+                let pred = |e: &Event| matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card));
+                let c = self.candidates(step, pred);
+                let cast = match self.alternative((c.len() + 1).min(MAX_READINGS)) {
+                    k if k < c.len() => {
+                        self.consumed[c[k]] = true;
+                        Some(self.events[c[k]].event.clone())
+                    }
+                    _ => None,
+                };
+                match cast {
+                    Some(Event::Cast { card, face, .. }) => {
+                        let o = self.obj_in(game, &card, step)?;
+                        let def = &game.obj(o).def;
+                        let half = face.as_ref().and_then(|f| def.split.iter().position(|h| &h.name == f));
+                        Ok(Choice::Cast(Some((o, half))))
+                    }
+                    _ => Ok(Choice::Cast(None)),
+                }
+            }
+            Decision::Targets { source, options, .. } => {
+                let sid = game.obj(*source).id.clone();
+                let k = self.targets_read.get(&(step, sid.clone())).copied().unwrap_or(0);
+                *self.targets_read.entry((step, sid.clone())).or_default() += 1;
+                let reported = self
+                    .events
+                    .iter()
+                    .filter(|e| e.step == step)
+                    .filter_map(|e| match &e.event {
+                        Event::Triggered { source, targets, .. } if *source == sid => Some(targets.clone()),
+                        _ => None,
+                    })
+                    .nth(k);
+                let Some(reported) = reported else {
+                    return Ok(Choice::Targets(options.first().cloned().unwrap_or_default()));
+                };
+                let mut chosen = Vec::new();
+                for t in &reported {
+                    if let Some(p) = names.iter().position(|n| n == t) {
+                        chosen.push(crate::sim::TargetChoice::Player(p));
+                    } else {
+                        let o = self.obj_in(game, t, step)?;
+                        chosen.push(crate::sim::TargetChoice::Obj(o, game.obj(o).object_no));
+                    }
+                }
+                Ok(Choice::Targets(chosen))
+            }
+            Decision::SearchLimit { player, options } => {
+                // 616.1: the limit the searcher applied last is the one their `searched` event
+                // reports (the event its "may" claimed, else their next one of the step); the
+                // search checks it against the limits that apply.
+                let who = name(*player);
+                let event = match self.reserved.get(player) {
+                    Some(&i) => Some(i),
+                    None => self.find(step, |e| matches!(e, Event::Searched { player, .. } if *player == who)),
+                };
+                let logged = event.and_then(|i| match &self.events[i].event {
+                    Event::Searched { library_top, .. } => *library_top,
+                    _ => None,
+                });
+                match logged {
+                    Some(n) => Ok(Choice::Limit(n)),
+                    // The engine doesn't report limits: each one the searcher could apply is a
+                    // reading.
+                    None if !self.searches_logged || !self.library_top_logged => {
+                        let k = self.alternative(options.len());
+                        Ok(Choice::Limit(options.get(k).copied().unwrap_or(0)))
+                    }
+                    None => Ok(Choice::Limit(options.first().copied().unwrap_or(0))),
+                }
+            }
+            Decision::Replacement { options, card, .. } => {
+                // 616.1: which effect applied shows in where the card went (a library, exile)
+                // and whether it was revealed (Darksteel Colossus); the top or the bottom of a
+                // library doesn't show in the log, so the others are replayed when the first
+                // doesn't match (as merged-search splits are).
+                let id = game.obj(*card).id.clone();
+                let to = self.destination(step, &id).unwrap_or_default();
+                let revealed = self.events.iter().any(|e| {
+                    e.step == step && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(&id))
+                });
+                let fits = |r: &crate::rules::replacement::GraveyardReplacement| {
+                    use crate::rules::replacement::GraveyardReplacement as R;
+                    match r {
+                        R::FlashbackExile | R::ExileInstead => to == "exile",
+                        R::ShuffleIntoLibrary => revealed && to.ends_with(".library"),
+                        R::LibraryTop | R::LibraryBottom => !revealed && to.ends_with(".library"),
+                    }
+                };
+                let mut ranked = options.clone();
+                ranked.sort_by_key(|r| !fits(r));
+                Ok(Choice::Name(self.pick_alternative(&ranked).key().to_string()))
+            }
+            Decision::CostOrder { player, parts } => {
+                // 601.2h: the order the log shows each part being paid in; the other orders are
+                // replayed when that one doesn't match.
+                use crate::rules::casting::CostPart;
+                let library = ZoneRef::Library(*player).display(&names);
+                let first_at = |part: &CostPart| -> usize {
+                    let hit = |e: &Event| match (part, e) {
+                        (CostPart::DiscardThis(c) | CostPart::Discard(c), Event::Discarded { card, .. })
+                        | (CostPart::SacrificeThis(c) | CostPart::Sacrifice(c), Event::Sacrificed { card, .. }) => {
+                            *card == game.obj(*c).id
+                        }
+                        (CostPart::Mill(_), Event::Moved { from, .. }) => *from == library,
+                        _ => false,
+                    };
+                    self.events.iter().position(|e| e.step == step && hit(&e.event)).unwrap_or(usize::MAX)
+                };
+                let mut seen: Vec<usize> = (0..parts.len()).collect();
+                seen.sort_by_key(|&i| first_at(&parts[i]));
+                let mut orders = vec![seen.clone()];
+                if let Ok(all) = crate::explore::options(game, decision, 1_000) {
+                    orders.extend(all.into_iter().filter_map(|c| match c {
+                        Choice::Order(o) if o != seen => Some(o),
+                        _ => None,
+                    }));
+                }
+                Ok(Choice::Order(self.pick_alternative(&orders).clone()))
+            }
+            Decision::Random { player, purpose, from, count } => {
+                let library = ZoneRef::Library(*player).display(&names);
+                let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_str()).collect();
+                let mut picked: Vec<ObjId> = Vec::new();
+                if *purpose == "draw" {
+                    let hand = ZoneRef::Hand(*player).display(&names);
+                    if let Some(Event::Moved { card, .. }) = self.take_any(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to == hand && from_ids.contains(card.as_str())))
+                    {
+                        picked.push(self.obj(&card, step)?);
+                    }
+                } else if *purpose == "mill" {
+                    // Milled cards are the ones the log moves from this library to a graveyard
+                    // (or where a replacement sent them) in this step — not into the hand, which
+                    // is a draw.
+                    let hand = ZoneRef::Hand(*player).display(&names);
+                    let milled = self.take_some(step, *count, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to != hand && from_ids.contains(card.as_str())));
+                    for e in milled {
+                        if let Event::Moved { card, .. } = e {
+                            picked.push(self.obj(&card, step)?);
+                        }
+                    }
+                } else if *purpose == "reveal" || *purpose == "look" {
+                    // A reveal reads a `revealed` entry, a look a `looked_at` one (701.20a, e),
+                    // however the log orders the two kinds within the step; when several could be
+                    // this one, which is a reading `judge` may revisit. The entry is accounted for
+                    // when the replay logs it (`note_shown`).
+                    let who = name(*player);
+                    let reveal = *purpose == "reveal";
+                    let shown = self.peek_any(step, |e| match e {
+                        Event::Revealed { player, cards } if reveal => {
+                            *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
+                        }
+                        Event::LookedAt { player, cards } if !reveal => {
+                            *player == who && cards.iter().any(|c| from_ids.contains(c.as_str()))
+                        }
+                        _ => false,
+                    });
+                    if let Some(Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }) = shown {
+                        for c in cards {
+                            if from_ids.contains(c.as_str()) {
+                                picked.push(self.obj(&c, step)?);
+                            }
+                        }
+                    }
+                } else {
+                    // The window holds whatever this step's searches of the library found there
+                    // (several simultaneous searchers share one window); the rest is arbitrary.
+                    let reserved: BTreeSet<usize> = self.reserved.values().copied().collect();
+                    for (i, e) in self.events.iter().enumerate() {
+                        if e.step != step || (self.consumed[i] && !reserved.contains(&i)) {
+                            continue;
+                        }
+                        if let Event::Searched { zones, found, .. } = &e.event
+                            && zones.contains(&library)
+                        {
+                            for id in found {
+                                if from_ids.contains(id.as_str())
+                                    && let Some(&o) = self.ids.get(id)
+                                    && !picked.contains(&o)
+                                {
+                                    picked.push(o);
+                                }
+                            }
+                        }
+                    }
+                    // 701.23a: the searcher looked at the window's cards, so those left in an
+                    // unshuffled library are the ones the observation says someone knows there;
+                    // 701.20b: they stay on top, so later draws and mills take them first (until
+                    // the library is shuffled).
+                    let add = |id: &str, picked: &mut Vec<ObjId>| {
+                        if from_ids.contains(id)
+                            && let Some(&o) = self.ids.get(id)
+                            && !picked.contains(&o)
+                        {
+                            picked.push(o);
+                        }
+                    };
+                    let known_there = self
+                        .outcome
+                        .zones
+                        .get(&library)
+                        .into_iter()
+                        .flatten()
+                        .filter(|id| self.outcome.known.get(id.as_str()).is_some_and(|who| !who.is_empty()));
+                    for id in known_there {
+                        add(id, &mut picked);
+                    }
+                    let owner = name(*player);
+                    // Without `searched` events, the cards moved out of the library in this step
+                    // (the found ones among them) were in the window too.
+                    let start = self
+                        .events
+                        .iter()
+                        .position(|e| {
+                            e.step == step
+                                && (!self.searches_logged
+                                    || matches!(&e.event, Event::Searched { zones, .. } if zones.contains(&library)))
+                        })
+                        .unwrap_or(self.events.len());
+                    for e in &self.events[start..] {
+                        match &e.event {
+                            Event::Shuffled { library: l } if *l == owner => break,
+                            Event::Moved { card, from, .. } if *from == library => add(card, &mut picked),
+                            _ => {}
+                        }
+                    }
+                }
+                if *purpose != "draw" && *purpose != "mill" {
+                    // What the log doesn't show (an engine that doesn't report `looked_at` or
+                    // `known`): the cards looked at, revealed or searched on top of the library and
+                    // left there are still its top cards at the end unless something moved or
+                    // shuffled them, so the observed final library is the best next guess.
+                    let top = self.outcome.zones.get(&library).into_iter().flatten();
+                    for id in top {
+                        if from_ids.contains(id.as_str())
+                            && let Some(&o) = self.ids.get(id.as_str())
+                            && !picked.contains(&o)
+                        {
+                            picked.push(o);
+                        }
+                    }
+                }
+                picked.truncate(*count);
+                for &o in from {
+                    if picked.len() >= *count {
+                        break;
+                    }
+                    if !picked.contains(&o) {
+                        picked.push(o);
+                    }
+                }
+                Ok(Choice::Cards(picked))
+            }
+        }
+    }
+}

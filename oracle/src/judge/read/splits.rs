@@ -1,0 +1,154 @@
+//! The splits of a merged search's found cards among its instructions (701.23h): the log says
+//! what one search found, not which instruction found which card.
+
+use crate::model::{Game, ObjId};
+
+/// Most splits of one merged search's found cards the judge tries.
+pub(super) const MAX_SPLITS: usize = 16;
+
+/// Every way (up to `limit`) to split a merged search's found cards among its instructions so
+/// that each instruction's find is legal (701.23h: one search, so the log doesn't say which
+/// instruction found which card). Cards only one instruction could find are placed first.
+/// `destination` gives, for a found card, where the observation says it went in this step
+/// (`None`: it didn't move); cards that went to the same place most likely went by the same
+/// instruction, so splits that keep such groups together are tried first.
+pub(super) fn legal_splits(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[crate::rules::search::PartPlan],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+    limit: usize,
+    destination: &dyn Fn(ObjId) -> Option<String>,
+) -> Vec<Vec<Vec<ObjId>>> {
+    let mut base = vec![Vec::new(); parts.len()];
+    let mut ambiguous = Vec::new();
+    for &c in cards {
+        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+        match fits.as_slice() {
+            [] => return Vec::new(),
+            [only] => base[*only].push(c),
+            _ => ambiguous.push((c, fits)),
+        }
+    }
+    let legal = |split: &Vec<Vec<ObjId>>| {
+        parts.iter().zip(split).all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
+    };
+    let mut out: Vec<Vec<Vec<ObjId>>> = Vec::new();
+    // Greedy splits first — each ambiguous card to the fitting instruction furthest below its
+    // minimum, else to the first (or last) one with room — which settle large finds that a
+    // depth-first walk would take exponentially long to reach.
+    for rule in 0..3 {
+        let mut split = base.clone();
+        for (card, fits) in &ambiguous {
+            let room: Vec<usize> = fits.iter().copied().filter(|&i| split[i].len() < parts[i].max).collect();
+            let slot = match rule {
+                0 => {
+                    room.iter().copied().max_by_key(|&i| (parts[i].min.saturating_sub(split[i].len()), usize::MAX - i))
+                }
+                1 => room.first().copied(),
+                _ => room.last().copied(),
+            };
+            split[slot.unwrap_or(fits[0])].push(*card);
+        }
+        if legal(&split) && !out.contains(&split) {
+            out.push(split);
+        }
+    }
+    // Splits by observed destination: every card that went to one place goes by one instruction.
+    let mut groups: Vec<Option<String>> = Vec::new();
+    let group_of: Vec<usize> = ambiguous
+        .iter()
+        .map(|(c, _)| {
+            let d = destination(*c);
+            groups.iter().position(|g| *g == d).unwrap_or_else(|| {
+                groups.push(d);
+                groups.len() - 1
+            })
+        })
+        .collect();
+    let combos = parts.len().checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
+    if combos <= 256 {
+        for mut code in 0..combos {
+            let mut target = Vec::new();
+            for _ in 0..groups.len() {
+                target.push(code % parts.len());
+                code /= parts.len();
+            }
+            let mut split = base.clone();
+            for ((card, fits), &g) in ambiguous.iter().zip(&group_of) {
+                let slot = if fits.contains(&target[g]) { target[g] } else { fits[0] };
+                split[slot].push(*card);
+            }
+            if legal(&split) && !out.contains(&split) {
+                out.push(split);
+                if out.len() >= limit {
+                    return out;
+                }
+            }
+        }
+    }
+    let mut budget = 2_000usize;
+    let mut stack = vec![(0usize, base)];
+    while let Some((i, split)) = stack.pop() {
+        if out.len() >= limit || budget == 0 {
+            break;
+        }
+        budget -= 1;
+        let Some((card, fits)) = ambiguous.get(i) else {
+            if legal(&split) && !out.contains(&split) {
+                out.push(split);
+            }
+            continue;
+        };
+        for &slot in fits.iter().rev() {
+            if split[slot].len() < parts[slot].max {
+                let mut next = split.clone();
+                next[slot].push(*card);
+                stack.push((i + 1, next));
+            }
+        }
+    }
+    out
+}
+
+/// The split of a merged search's found cards (701.23h) that sends each card by an instruction
+/// whose destination is where the observation says the card went (`destination`), the
+/// instruction furthest below its minimum among those first; `None` when that split isn't legal.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn guided_split(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[crate::rules::search::PartPlan],
+    to: &[crate::cards::instructions::Destination],
+    looked_at: &[ObjId],
+    cap: Option<u32>,
+    destination: &dyn Fn(ObjId) -> Option<String>,
+    names: &[String],
+) -> Option<Vec<Vec<ObjId>>> {
+    let mut split = vec![Vec::new(); parts.len()];
+    for &c in cards {
+        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+        let went = destination(c);
+        let matching: Vec<usize> = fits
+            .iter()
+            .copied()
+            .filter(|&i| {
+                to.get(i).and_then(|&d| crate::sim::destination_zone(game, c, d)).map(|z| z.display(names)) == went
+            })
+            .collect();
+        let pool = if matching.is_empty() { &fits } else { &matching };
+        let room: Vec<usize> = pool.iter().copied().filter(|&i| split[i].len() < parts[i].max).collect();
+        let slot = room
+            .iter()
+            .copied()
+            .max_by_key(|&i| (parts[i].min.saturating_sub(split[i].len()), usize::MAX - i))
+            .or_else(|| pool.first().copied())?;
+        split[slot].push(c);
+    }
+    parts
+        .iter()
+        .zip(&split)
+        .all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
+        .then_some(split)
+}
