@@ -547,7 +547,7 @@ fn name_offers_must_hold_every_nameable_half_and_no_name_the_rules_forbid() {
     assert!(offered[name_offer].names.contains(&"Desist".to_string()), "{offered:?}");
     let game = Some(&loaded.setup.game);
     assert!(compare(&judged.decisions, &offered, game).is_empty());
-    // Names of real cards the oracle doesn't know may be offered too (201.3).
+    // Names of real cards the oracle doesn't know may be offered too (201.4).
     let mut more = offered.clone();
     more[name_offer].names.push("Black Lotus".into());
     assert!(compare(&judged.decisions, &more, game).is_empty());
@@ -556,13 +556,13 @@ fn name_offers_must_hold_every_nameable_half_and_no_name_the_rules_forbid() {
     left_only[name_offer].names.retain(|n| n != "Desist");
     let diffs = compare(&judged.decisions, &left_only, game);
     assert_eq!(diffs.first().map(|d| d.clause.as_str()), Some("709.4a"), "{diffs:?}");
-    // Both halves as one name (709.4a), a land's name for "a nonland card name" (201.3).
+    // Both halves as one name (709.4a), a land's name for "a nonland card name" (201.4a).
     for (bad, clause) in [
         ("Cease // Desist", "709.4a"),
         ("Cease//Desist", "709.4a"),
-        ("Plains", "201.3"),
-        ("FOREST", "201.3"),
-        ("Clue ", "201.3"),
+        ("Plains", "201.4a"),
+        ("FOREST", "201.4a"),
+        ("Clue ", "201.4"),
     ] {
         let mut wrong = offered.clone();
         wrong[name_offer].names.push(bad.into());

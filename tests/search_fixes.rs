@@ -129,15 +129,15 @@ fn searches_apart_before_one_shuffle_are_one_search() {
     assert_illegal_first(&s, &twice, "701.23h", &["searched"]);
 }
 
-const CRANIAL: &str = "scenarios/regressions/201.3-cranial-extraction-names-a-nonland-card";
+const CRANIAL: &str = "scenarios/regressions/201.4a-cranial-extraction-names-a-nonland-card";
 
-/// Item 9 (201.3): a land card's name or a token's can't be chosen as a nonland card name,
+/// Item 9 (201.4, 201.4a): a land card's name or a token's can't be chosen as a nonland card name,
 /// whether or not such a card is in the game.
 #[test]
-fn illegal_names_are_rejected_by_201_3() {
+fn illegal_names_are_rejected_by_201_4() {
     let s = load(&format!("{CRANIAL}.yaml"));
     let plains = observed(&format!("{CRANIAL}.observed-named-plains.json"));
-    assert_illegal_first(&s, &plains, "201.3", &["Plains"]);
+    assert_illegal_first(&s, &plains, "201.4a", &["Plains"]);
     let renamed = |name: &str| {
         let mut o = plains.clone();
         for e in &mut o.events {
@@ -147,8 +147,8 @@ fn illegal_names_are_rejected_by_201_3() {
         }
         o
     };
-    assert_illegal_first(&s, &renamed("Hallowed Fountain"), "201.3", &["Hallowed Fountain"]);
-    assert_illegal_first(&s, &renamed("Clue"), "201.3", &["Clue", "token"]);
+    assert_illegal_first(&s, &renamed("Hallowed Fountain"), "201.4a", &["Hallowed Fountain"]);
+    assert_illegal_first(&s, &renamed("Clue"), "201.4", &["Clue", "token"]);
     // A nonland name is fine, in the game or not (a card the oracle doesn't know finds nothing).
     assert_legal(&s, &renamed("Grizzly Bears"));
     assert_legal(&s, &renamed("Black Lotus"));
@@ -161,7 +161,7 @@ fn a_scripted_illegal_name_is_a_located_error() {
         format!(
             "\
 title: t
-rules: [\"201.3\"]
+rules: [\"201.4\"]
 source: {{kind: clause, reference: t}}
 players:
   - name: Alice
@@ -183,7 +183,7 @@ expect:
         match run_loaded(loaded) {
             RunResult::Invalid(e) => {
                 assert_eq!((e.line, e.column), (10, 5), "{name}: {e}");
-                assert!(e.message.contains("decisions[0]") && e.message.contains("201.3"), "{name}: {e}");
+                assert!(e.message.contains("decisions[0]") && e.message.contains("201.4"), "{name}: {e}");
             }
             other => panic!("{name}: expected a located error, got {other:?}"),
         }

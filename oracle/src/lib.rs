@@ -38,7 +38,7 @@
 //! - [`mutants`] and [`sim`]: the simulator that plays a scenario's steps, asking a decider for
 //!   every choice (the scripted one in [`sim::script`]);
 //! - [`scenario`]: the YAML scenario loader;
-//! - [`explore`](mod@explore) (enumerator), [`observables`], [`offers`], [`judge`](mod@judge);
+//! - [`explore`](mod@explore) (enumerator), [`observables`], [`verdict`], [`offers`], [`judge`](mod@judge);
 //! - [`expect`], [`runner`]: a scenario's expectations, and running a file;
 //! - [`protocol`], [`serve`], [`check`]: the engine protocol, the reference engine, checking an
 //!   engine;

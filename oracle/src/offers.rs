@@ -44,7 +44,7 @@ pub enum OfferKind {
     /// A card to dredge instead of drawing (declining is always an option).
     Dredge,
     /// A card name to choose (Cranial Extraction, Memoricide): `names` are the names offered.
-    /// Any real card's name of the right kind may be chosen (201.3), so an offer may hold names
+    /// Any real card's name of the right kind may be chosen (201.4), so an offer may hold names
     /// the oracle doesn't know; it checks that every name of the right kind of a card in the
     /// game is offered (each half of a split card on its own, 709.4a) and that no name it knows
     /// to be of the wrong kind, a token's, or both halves together is. Reporting name offers is
@@ -106,7 +106,7 @@ pub struct Legal {
     pub searcher: usize,
     /// Only one answer is legal, so an engine needn't ask.
     pub forced: bool,
-    /// For a name choice: the kind of card named (201.3).
+    /// For a name choice: the kind of card named (201.4).
     pub name_filter: Option<crate::cards::instructions::Filter>,
 }
 
@@ -261,12 +261,12 @@ pub fn card_clause(legal: &Legal, game: Option<&Game>, card: &str, offered: bool
         OfferKind::Sacrifice => "701.21a",
         OfferKind::Discard => "701.9b",
         OfferKind::Dredge => "702.52b",
-        OfferKind::Name => "201.3",
+        OfferKind::Name => "201.4",
     }
 }
 
 /// The differences between a name choice's offer and the legal names: a legal name not offered
-/// (709.4a when it is one half of a split card, else 201.3), and an offered name the rules say
+/// (709.4a when it is one half of a split card, else 201.4), and an offered name the rules say
 /// can't be chosen (`check_name`'s clause). Names the oracle doesn't know are not judged.
 fn compare_names(legal: &Legal, offer: &Offer, game: Option<&Game>, at: &str) -> Vec<Difference> {
     // Each offered name as the oracle spells it ("forest", "Cease//Desist" are Forest and
@@ -281,7 +281,7 @@ fn compare_names(legal: &Legal, offer: &Offer, game: Option<&Game>, at: &str) ->
         let half =
             game.is_some_and(|g| g.objs.iter().any(|o| o.def.is_split() && o.def.split.iter().any(|h| &h.name == n)));
         out.push(Difference {
-            clause: if half { "709.4a" } else { "201.3" }.into(),
+            clause: if half { "709.4a" } else { "201.4" }.into(),
             message: format!("{at} didn't offer the name `{n}`, which may be chosen"),
         });
     }

@@ -1,4 +1,4 @@
-//! Choosing a card name (CR 201.3 with 709.4a for split cards).
+//! Choosing a card name (CR 201.4 with 709.4a for split cards).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -62,7 +62,7 @@ pub fn canonical_name(game: &Game, name: &str) -> String {
     known.unwrap_or(name)
 }
 
-/// Checks a chosen card name (201.3 and its subrules, 709.4a). The name must be a card's name —
+/// Checks a chosen card name (201.4 and its subrules, 709.4a). The name must be a card's name —
 /// one of a split card's names, not both together (709.4a) — and not the name of a token that no
 /// card has (a Clue); a name chosen "with" a quality ("a nonland card name") must be the name of
 /// a card with that quality, so the name of a land card (Plains, Hallowed Fountain) can't be
@@ -88,11 +88,11 @@ pub fn check_name(game: &Game, name: &str, filter: &Filter) -> Result<(), Violat
     faces.extend(pool_faces().get(name).cloned().unwrap_or_default());
     let cards: Vec<&Chars> = faces.iter().filter(|(token, _)| !token).map(|(_, c)| c).collect();
     if cards.is_empty() && !faces.is_empty() {
-        return Err(Violation::new("201.3", format!("`{name}` is the name of a token, not of a card")));
+        return Err(Violation::new("201.4", format!("`{name}` is the name of a token, not of a card")));
     }
     if !cards.is_empty() && !cards.iter().any(|c| matches(c, filter, None)) {
         return Err(Violation::new(
-            "201.3",
+            "201.4a",
             format!(
                 "`{name}` is not the name of a card that is {}",
                 crate::cards::instructions::describe_filter(filter)

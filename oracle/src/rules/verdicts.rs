@@ -34,7 +34,7 @@ pub fn unexpected_event_clause(kind: &str, flashback: bool, without_paying_mana_
 
 /// Clauses that name an instruction or a zone change in general, not the rule that decided what
 /// players know of a card: a move under one of these doesn't explain a knowledge difference.
-pub const GENERIC_MOVE_CLAUSES: [&str; 6] = ["701.23a", "701.5a", "608.2n", "121.1", "400.7", "608.3"];
+pub const GENERIC_MOVE_CLAUSES: [&str; 6] = ["701.23a", "701.5a", "608.2n", "121.1", "400.7", "608.3a"];
 
 /// The clause of a knowledge difference no rule decision of the replay explains: players know of
 /// a card more than they should (`extra`) in a library — it wasn't shuffled as a new object

@@ -18,7 +18,7 @@ pub fn can_enter_battlefield(chars: &Chars) -> bool {
 }
 
 /// 110.4: the card types of permanents; a spell of one of them resolves onto the battlefield
-/// (608.3) instead of going to its owner's graveyard.
+/// (608.3a) instead of going to its owner's graveyard.
 pub fn is_permanent_type(types: &[CardType]) -> bool {
     types.iter().any(|t| {
         matches!(

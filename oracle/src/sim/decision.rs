@@ -187,7 +187,7 @@ pub enum Decision {
         /// Names of cards in the game that may be named.
         options: Vec<String>,
         /// The kind of card named ("a nonland card name"), which decides what else may be
-        /// named (201.3): names of cards outside the game are legal too.
+        /// named (201.4): names of cards outside the game are legal too.
         filter: crate::cards::instructions::Filter,
     },
     /// Whether to cast a spell from a graveyard as part of a resolving effect, and which

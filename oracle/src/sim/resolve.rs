@@ -468,7 +468,7 @@ impl Sim<'_> {
                     let split = self.game.zone(ZoneRef::Graveyard(p)).iter().any(|&o| {
                         matches(&self.game.obj(o).chars, filter, None) && !self.game.obj(o).def.split.is_empty()
                     });
-                    self.gain_life_for(p, n as u32, if split { "709.2" } else { "119.1" });
+                    self.gain_life_for(p, n as u32, if split { "709.2" } else { "119.3" });
                 }
             }
             Effect::DrawX => {
@@ -655,7 +655,7 @@ impl Sim<'_> {
     }
 
     fn gain_life(&mut self, p: PlayerId, amount: u32) {
-        self.gain_life_for(p, amount, "119.1");
+        self.gain_life_for(p, amount, "119.3");
     }
 
     /// [`Self::gain_life`], logged with the clause that decided the amount.

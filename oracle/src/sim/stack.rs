@@ -186,7 +186,7 @@ impl Sim<'_> {
                 if self.game.obj(obj).zone == ZoneRef::Stack {
                     if is_permanent(cast_face) && !all_illegal {
                         self.apply_as_enters(&[obj], controller)?;
-                        self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3");
+                        self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3a");
                         self.game.objs[obj].controller = controller;
                     } else {
                         let clause = if all_illegal { "608.2b" } else { "608.2n" };
