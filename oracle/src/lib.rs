@@ -14,14 +14,14 @@
 //!
 //! let pool = CardPool::bundled()?;
 //! let path = "../scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml";
-//! let loaded = load_file(path.as_ref(), &pool).map_err(|e| e.to_string())?;
+//! let loaded = load_file(path.as_ref(), &pool)?;
 //! // Every legal outcome (small scenarios only) …
-//! let legal = explore(&loaded.setup, 10_000).map_err(|e| format!("{e}"))?;
+//! let legal = explore(&loaded.setup, 10_000)?;
 //! // … and the judge accepts each of them without enumerating.
 //! for outcome in legal.outcomes.keys() {
 //!     assert!(judge(&loaded.setup, outcome).is_legal());
 //! }
-//! # Ok::<(), String>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! ## Modules, bottom to top

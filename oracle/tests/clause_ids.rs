@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 
 use mtg_oracle::coverage::index::{RulesIndex, is_clause_id, ruling_prefix, section_number};
 
-#[allow(dead_code, reason = "this test needs only repo() of the shared helpers")]
 mod common;
 use common::repo;
 

@@ -6,7 +6,6 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
-#[allow(dead_code, reason = "this test needs only repo() of the shared helpers")]
 mod common;
 use common::repo;
 

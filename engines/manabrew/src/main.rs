@@ -1,6 +1,6 @@
 //! mtg-oracle protocol-2 adapter for manabrew-engine (a Rust port of Forge).
 //!
-//! Reads one JSON message per line on stdin and answers on stdout (see the mtg-oracle README,
+//! Reads one JSON message per line on stdin and answers on stdout (see mtg-oracle's docs/protocol.md,
 //! "Checking an engine"). Each `run` builds a manabrew `GameState` from the scenario with the
 //! Forge card scripts, carries out its steps through manabrew's `GameLoop` (casting through the
 //! priority round, resolving with `resolve_stack`), answers the engine's prompts from the scripted

@@ -82,7 +82,7 @@ fn precheck(loaded: &Loaded, mk: &dyn Fn(Status, String) -> ScenarioResult) -> O
 }
 
 /// Checks scenarios one at a time as a caller makes them (the `engine_diff` fuzz target): the
-/// same process supervision, protocol and judging as [`check`], without files or reports.
+/// same process supervision, protocol and judging as [`check`](super::check), without files or reports.
 pub struct Checker<'a> {
     session: Session<'a>,
 }

@@ -117,13 +117,7 @@ impl GenParams {
     }
 
     fn spec(&self, quality: u8, library_only: bool) -> SearchSpec {
-        let mut zones: Vec<SearchZone> =
-            [SearchZone::Graveyard, SearchZone::Hand, SearchZone::Library, SearchZone::Outside]
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| self.zone_bits & (1 << i) != 0)
-                .map(|(_, z)| z)
-                .collect();
+        let mut zones = search_zones(self.zone_bits);
         if zones.is_empty() || library_only || self.second.is_some() {
             zones = vec![SearchZone::Library];
         }
@@ -235,6 +229,17 @@ impl GenParams {
             expect: Expectations::default(),
         }
     }
+}
+
+/// The zones a generated search covers, from a bit set: graveyard, hand, library, outside the
+/// game (bits 0 to 3).
+pub fn search_zones(bits: u8) -> Vec<SearchZone> {
+    [SearchZone::Graveyard, SearchZone::Hand, SearchZone::Library, SearchZone::Outside]
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1 << i) != 0)
+        .map(|(_, z)| z)
+        .collect()
 }
 
 fn plain(name: &str) -> CardSetup {

@@ -398,7 +398,7 @@ impl Game {
     /// A graveyard as groups of consecutive cards, top first, by size. 400.5: the order of a
     /// graveyard can't be changed, so each card is a group of its own — except cards put there at
     /// the same time, which form one group in an order their owner chooses (as 401.4 says for a
-    /// library; a modelling decision, see the README).
+    /// library; a modelling decision, see docs/decisions.md).
     pub fn graveyard_groups(&self, player: PlayerId) -> Vec<usize> {
         let mut groups: Vec<usize> = Vec::new();
         let mut last: Option<u64> = None;

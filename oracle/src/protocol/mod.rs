@@ -18,7 +18,7 @@
 //! [`CardSetup`], [`Step`], [`ScriptedDecision`], [`CardDef`]), so step kinds and decisions added
 //! to the format flow into the protocol without a change here; the outcome is [`Outcome`], the
 //! shape `mtg-oracle judge` reads. `mtg-oracle schema protocol` prints the JSON Schema of every
-//! message, generated from these types. The README documents the conventions an adapter needs
+//! message, generated from these types. docs/protocol.md documents the conventions an adapter needs
 //! (card ids, zone order, player names, knowledge, required events).
 
 mod build;

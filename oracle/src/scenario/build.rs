@@ -327,24 +327,7 @@ impl<'a> Builder<'a> {
                 let targets = targets
                     .iter()
                     .enumerate()
-                    .map(|(k, t)| {
-                        let tp = format!("{path}.cast.targets[{k}]");
-                        if let Some(p) = self.names.iter().position(|n| n == t) {
-                            Ok(TargetChoice::Player(p))
-                        } else if let Some(&o) = self.ids.get(t) {
-                            Ok(TargetChoice::Obj(o, 0))
-                        } else {
-                            let all = self.names.iter().chain(self.ids.keys()).map(String::as_str);
-                            let hint = closest(t, all).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
-                            Err(BuildError::new(
-                                tp,
-                                format!(
-                                    "`{t}` is neither a card id nor a player{hint}; players are {}",
-                                    self.names.join(", ")
-                                ),
-                            ))
-                        }
-                    })
+                    .map(|(k, t)| self.target(t, &format!("{path}.cast.targets[{k}]")))
                     .collect::<Result<Vec<_>, _>>()?;
                 let discard = match discard {
                     Some(d) => Some(self.card(d, &format!("{path}.cast.discard"))?),

@@ -124,13 +124,7 @@ impl FuzzCase {
     /// The search instructions, in order (a merged second one after the first).
     pub fn specs(&self) -> Vec<SearchSpec> {
         let s = &self.search;
-        let mut zones: Vec<SearchZone> =
-            [SearchZone::Graveyard, SearchZone::Hand, SearchZone::Library, SearchZone::Outside]
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| s.zones & (1 << i) != 0)
-                .map(|(_, z)| z)
-                .collect();
+        let mut zones = crate::fuzzing::generate::search_zones(s.zones);
         let second = s.second.filter(|_| matches!(s.quality, QualityKind::QuantityOnly | QualityKind::Stated(_)));
         if zones.is_empty() || second.is_some() {
             zones = vec![SearchZone::Library];
