@@ -64,23 +64,9 @@ fn ruling_ids(line: &str) -> Vec<&str> {
 /// The files to scan: `.rs` under `oracle/src` and `fuzz/fuzz_targets` (walked, so files moving
 /// between folders are still found), `.py` directly in `engines/`.
 fn scanned_files(root: &Path) -> Vec<PathBuf> {
-    fn walk(dir: &Path, ext: &str, deep: bool, out: &mut Vec<PathBuf>) {
-        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.expect("a folder entry").path();
-            if path.is_dir() {
-                if deep {
-                    walk(&path, ext, deep, out);
-                }
-            } else if path.extension().is_some_and(|x| x == ext) {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(&root.join("oracle/src"), "rs", true, &mut files);
-    walk(&root.join("fuzz/fuzz_targets"), "rs", true, &mut files);
-    walk(&root.join("engines"), "py", false, &mut files);
+    let mut files = common::files_with_extension(&root.join("oracle/src"), "rs", true);
+    files.extend(common::files_with_extension(&root.join("fuzz/fuzz_targets"), "rs", true));
+    files.extend(common::files_with_extension(&root.join("engines"), "py", false));
     files.sort();
     files
 }

@@ -10,7 +10,7 @@
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The top-level modules, lowest first: a module may use only modules listed before it.
 const LAYER_ORDER: &[&str] = &[
@@ -39,19 +39,6 @@ const LAYER_ORDER: &[&str] = &[
 const BEGIN: &str = "<!-- module-graph:begin -->";
 const END: &str = "<!-- module-graph:end -->";
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> =
-        std::fs::read_dir(dir).expect("read oracle/src").map(|e| e.expect("dir entry").path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "rs") {
-            out.push(path);
-        }
-    }
-}
-
 /// The top-level modules `lib.rs` declares.
 fn declared_modules(src: &Path) -> BTreeSet<String> {
     let lib = std::fs::read_to_string(src.join("lib.rs")).expect("lib.rs");
@@ -64,8 +51,7 @@ fn declared_modules(src: &Path) -> BTreeSet<String> {
 /// Edges `module → used module`, each with the first place it is used (for failure messages).
 fn module_graph(src: &Path) -> BTreeMap<(String, String), String> {
     let modules = declared_modules(src);
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
+    let files = common::files_with_extension(src, "rs", true);
     let mut edges = BTreeMap::new();
     for file in files {
         let rel = file.strip_prefix(src).expect("under src");

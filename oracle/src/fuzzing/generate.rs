@@ -212,19 +212,7 @@ impl GenParams {
             players: player_setups,
             battlefield,
             exile: Vec::new(),
-            steps: vec![
-                Step::Cast {
-                    player: names[caster].into(),
-                    card: "the-search".into(),
-                    face: None,
-                    targets,
-                    flashback: false,
-                    x: None,
-                    discard: None,
-                    reveal: None,
-                },
-                Step::ResolveAll,
-            ],
+            steps: vec![Step::plain_cast(names[caster], "the-search", targets), Step::ResolveAll],
             decisions: Vec::new(),
             expect: Expectations::default(),
         }
@@ -312,19 +300,7 @@ pub fn land_search_scenario(size: usize, up_to: u32, find: Option<Vec<String>>) 
         ],
         battlefield: Vec::new(),
         exile: Vec::new(),
-        steps: vec![
-            Step::Cast {
-                player: "Alice".into(),
-                card: "the-search".into(),
-                face: None,
-                targets: Vec::new(),
-                flashback: false,
-                x: None,
-                discard: None,
-                reveal: None,
-            },
-            Step::ResolveAll,
-        ],
+        steps: vec![Step::plain_cast("Alice", "the-search", Vec::new()), Step::ResolveAll],
         decisions: find
             .map(|find| vec![crate::scenario::format::ScriptedDecision::Search { player: "Alice".into(), find }])
             .unwrap_or_default(),

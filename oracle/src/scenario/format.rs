@@ -325,6 +325,23 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// `player` casts the card `card` from hand with `targets`: no split half chosen, no
+    /// flashback, X, discard or reveal (the shape the generators build).
+    pub fn plain_cast(player: impl Into<String>, card: impl Into<String>, targets: Vec<String>) -> Step {
+        Step::Cast {
+            player: player.into(),
+            card: card.into(),
+            face: None,
+            targets,
+            flashback: false,
+            x: None,
+            discard: None,
+            reveal: None,
+        }
+    }
+}
+
 fn one() -> u32 {
     1
 }

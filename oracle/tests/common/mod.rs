@@ -41,3 +41,25 @@ impl Reports {
             .collect()
     }
 }
+
+/// The files under `dir` whose extension is `ext`, sorted; `deep` walks sub-folders too. Panics
+/// naming the folder when it can't be read (a test's input is missing).
+pub fn files_with_extension(dir: &Path, ext: &str, deep: bool) -> Vec<PathBuf> {
+    fn walk(dir: &Path, ext: &str, deep: bool, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                if deep {
+                    walk(&path, ext, deep, out);
+                }
+            } else if path.extension().is_some_and(|x| x == ext) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, ext, deep, &mut out);
+    out.sort();
+    out
+}

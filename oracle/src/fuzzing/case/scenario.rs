@@ -376,16 +376,7 @@ impl FuzzCase {
                 if let Some(t) = self.target_player() {
                     targets.push(NAMES[t].to_string());
                 }
-                steps.push(Step::Cast {
-                    player: NAMES[controller].into(),
-                    card: SEARCH_ID.into(),
-                    face: None,
-                    targets,
-                    flashback: false,
-                    x: None,
-                    discard: None,
-                    reveal: None,
-                });
+                steps.push(Step::plain_cast(NAMES[controller], SEARCH_ID, targets));
             }
             Delivery::Cycling => steps.push(Step::Activate {
                 player: NAMES[controller].into(),
