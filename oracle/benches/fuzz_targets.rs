@@ -1,0 +1,94 @@
+//! Per-input cost of every fuzz target, replayed in process from its committed corpus.
+//!
+//! For each target this runs each file of `corpus/<target>/` through the same function the
+//! cargo-fuzz target calls, one at a time, `ROUNDS` times, and prints the median, 90th percentile
+//! and maximum time per input (the fastest of the rounds for each input, so a busy machine
+//! doesn't count against it), the slowest input's name, and the inputs per second that the
+//! median implies. It measures the checks only: the coverage instrumentation of a real libFuzzer
+//! run adds to this (`fuzz/speed.sh` measures that run's exec/s).
+//!
+//! Run with `cargo bench -p mtg-oracle --bench fuzz_targets` (all five targets) or
+//! `cargo bench -p mtg-oracle --bench fuzz_targets -- zone_state search_request` (some).
+//! Set `FUZZ_BENCH_ROUNDS` to change the number of rounds (default 3).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use mtg_oracle::fuzzing::engine_diff::engine_diff;
+use mtg_oracle::fuzzing::targets::Target;
+
+const TARGETS: [&str; 5] = ["zone_state", "search_request", "scenario_yaml", "judge_observation", "engine_diff"];
+
+fn run(target: &str, data: &[u8]) -> bool {
+    match target {
+        "engine_diff" => engine_diff(data).is_ok(),
+        name => Target::from_name(name).is_some_and(|t| t.check(data).is_ok()),
+    }
+}
+
+fn corpus_files(target: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("corpus").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; every other argument names a target.
+    let wanted: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let rounds: usize = std::env::var("FUZZ_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(3).max(1);
+    println!(
+        "{:<18} {:>6} {:>10} {:>10} {:>10} {:>12}  slowest input",
+        "target", "inputs", "median", "p90", "max", "inputs/s"
+    );
+    for target in TARGETS.into_iter().filter(|t| wanted.is_empty() || wanted.iter().any(|w| w == t)) {
+        let files = corpus_files(target);
+        let inputs: Vec<(String, Vec<u8>)> = files
+            .iter()
+            .map(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                (name, std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+            })
+            .collect();
+        let mut best = vec![Duration::MAX; inputs.len()];
+        let mut failed = 0;
+        for round in 0..rounds {
+            for (i, (_, data)) in inputs.iter().enumerate() {
+                let start = Instant::now();
+                let ok = run(target, data);
+                best[i] = best[i].min(start.elapsed());
+                if round == 0 && !ok {
+                    failed += 1;
+                }
+            }
+        }
+        let slowest = best.iter().enumerate().max_by_key(|(_, d)| **d).map(|(i, _)| inputs[i].0.clone());
+        let mut sorted = best.clone();
+        sorted.sort();
+        if sorted.is_empty() {
+            println!("{target:<18} {:>6}", 0);
+            continue;
+        }
+        let median = percentile(&sorted, 0.5);
+        println!(
+            "{:<18} {:>6} {:>10} {:>10} {:>10} {:>12.0}  {}{}",
+            target,
+            inputs.len(),
+            format!("{:.3} ms", median.as_secs_f64() * 1e3),
+            format!("{:.3} ms", percentile(&sorted, 0.9).as_secs_f64() * 1e3),
+            format!("{:.3} ms", sorted[sorted.len() - 1].as_secs_f64() * 1e3),
+            1.0 / median.as_secs_f64().max(1e-9),
+            slowest.unwrap_or_default(),
+            if failed > 0 { format!("  ({failed} input(s) FAIL their checks)") } else { String::new() },
+        );
+    }
+}
