@@ -9,7 +9,8 @@
 //!
 //! Run with `cargo bench -p mtg-oracle --bench fuzz_targets` (all five targets) or
 //! `cargo bench -p mtg-oracle --bench fuzz_targets -- zone_state search_request` (some).
-//! Set `FUZZ_BENCH_ROUNDS` to change the number of rounds (default 3).
+//! Set `FUZZ_BENCH_ROUNDS` to change the number of rounds (default 3), and `FUZZ_BENCH_FILTER`
+//! to time only the inputs whose file name contains it (to profile one input with `perf`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -51,7 +52,9 @@ fn main() {
         "target", "inputs", "median", "p90", "max", "inputs/s"
     );
     for target in TARGETS.into_iter().filter(|t| wanted.is_empty() || wanted.iter().any(|w| w == t)) {
-        let files = corpus_files(target);
+        let only = std::env::var("FUZZ_BENCH_FILTER").unwrap_or_default();
+        let files: Vec<PathBuf> =
+            corpus_files(target).into_iter().filter(|p| p.to_string_lossy().contains(only.as_str())).collect();
         let inputs: Vec<(String, Vec<u8>)> = files
             .iter()
             .map(|p| {

@@ -6,10 +6,30 @@
 
 use crate::outcome::{Event, LoggedEvent, Outcome};
 
+/// The zones a corruption may send or list a card to: the outcome's own, and exile.
+fn destinations(o: &Outcome) -> Vec<String> {
+    o.zones.keys().cloned().chain(["exile".to_string()]).collect()
+}
+
+/// Each zone's first card listed in a second zone as well: changes that duplicate a card, which
+/// no legal outcome has (400.1: a card is in one zone at a time).
+pub fn listed_twice(o: &Outcome) -> Vec<(String, Outcome)> {
+    let zones = destinations(o);
+    let mut out = Vec::new();
+    for (zone, cards) in &o.zones {
+        if let (Some(card), Some(other)) = (cards.first(), zones.iter().find(|z| *z != zone)) {
+            let mut c = o.clone();
+            c.zones.entry(other.clone()).or_default().push(card.clone());
+            out.push((format!("list {card} in {other} too"), c));
+        }
+    }
+    out
+}
+
 /// Single-step changes of an outcome, each with a description.
 pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
     let mut out = Vec::new();
-    let zones: Vec<String> = o.zones.keys().cloned().chain(["exile".to_string()]).collect();
+    let zones = destinations(o);
     // Move one card to another zone.
     for (zone, cards) in &o.zones {
         for (i, card) in cards.iter().enumerate().take(4) {
@@ -24,13 +44,7 @@ pub fn corruptions(o: &Outcome) -> Vec<(String, Outcome)> {
         }
     }
     // List one card in a second zone as well.
-    for (zone, cards) in &o.zones {
-        if let (Some(card), Some(other)) = (cards.first(), zones.iter().find(|z| *z != zone)) {
-            let mut c = o.clone();
-            c.zones.entry(other.clone()).or_default().push(card.clone());
-            out.push((format!("list {card} in {other} too"), c));
-        }
-    }
+    out.extend(listed_twice(o));
     // Swap the top two cards of a library.
     for (zone, cards) in &o.zones {
         if zone.ends_with(".library") && cards.len() >= 2 {

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use crate::explore::options;
 use crate::model::Game;
 use crate::outcome::LegalOutcome;
-use crate::rules::search::{a_legal_find, check_found};
+use crate::rules::search::{FoundCheck, a_legal_find};
 use crate::scenario::Setup;
 use crate::sim::script::Scripted;
 use crate::sim::script::blame_script;
@@ -97,7 +97,8 @@ impl ByteDecider<'_> {
                 }
                 // Add candidates while each instruction's find stays legal, so large finds are
                 // reached too; then top up to a joint minimum (701.23h).
-                for (p, f) in parts.iter().zip(found.iter_mut()) {
+                let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
+                for ((p, check), f) in parts.iter().zip(&checks).zip(found.iter_mut()) {
                     let extra = self.pick(p.max.saturating_sub(f.len()).min(p.candidates.len()) + 1);
                     for _ in 0..extra {
                         let free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
@@ -106,21 +107,21 @@ impl ByteDecider<'_> {
                         }
                         let c = free[self.pick(free.len())];
                         f.push(c);
-                        if check_found(game, p, f, looked_at, *cap).is_ok() {
+                        if check.check(f, looked_at, *cap).is_ok() {
                             taken.insert(c);
                         } else {
                             f.pop();
                         }
                     }
                 }
-                for (p, f) in parts.iter().zip(found.iter_mut()) {
+                for ((p, check), f) in parts.iter().zip(&checks).zip(found.iter_mut()) {
                     for &c in &p.candidates {
                         if taken.len() >= *joint_min || f.len() >= p.max {
                             break;
                         }
                         if !taken.contains(&c) {
                             f.push(c);
-                            if check_found(game, p, f, looked_at, *cap).is_ok() {
+                            if check.check(f, looked_at, *cap).is_ok() {
                                 taken.insert(c);
                             } else {
                                 f.pop();

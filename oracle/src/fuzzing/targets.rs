@@ -16,15 +16,13 @@ use crate::scenario::load_str;
 use crate::yaml::{from_yaml, to_yaml};
 
 use super::case::{FuzzCase, Limits};
-use super::check::{Built, agreement_on, determinism, is_skip, judge_accepts_run, outcome_invariants};
+use super::check::{Built, agreement_picked, determinism, is_skip, judge_accepts_run, outcome_invariants};
 use super::decide::run_with_choices;
 use super::observe::{Vocabulary, mutate};
 use super::{CheckFailure, pool};
 
 /// Most simulator runs an enumerating target spends on one input.
 pub const ENUMERATION_LIMIT: usize = 200;
-/// Most outcomes of one input whose corruptions `search_request` checks.
-pub const AGREEMENT_SAMPLE: usize = 6;
 
 /// The fuzz targets that decode bytes into checks (the engine target, which needs an engine,
 /// lives with the protocol).
@@ -150,9 +148,9 @@ fn explore_small(built: &Built) -> Result<Option<Exploration>, CheckFailure> {
     }
 }
 
-/// `search_request`: a small generated state, all its legal outcomes, and judge ⇔ enumerator
-/// agreement on each of them and on each single-step corruption; every enumerated outcome also
-/// satisfies the invariants.
+/// `search_request`: a small generated state, all its legal outcomes, every one of which
+/// satisfies the invariants, and judge ⇔ enumerator agreement on a few of them and a few of
+/// their single-step corruptions, which the bytes after the case pick ([`agreement_picked`]).
 pub fn search_request(data: &[u8]) -> Result<(), CheckFailure> {
     let Some((case, rest)) = case_from_fuzz_input(data, Limits::SMALL) else { return Ok(()) };
     search_request_case(case, rest)
@@ -165,7 +163,7 @@ pub fn search_request_case(case: FuzzCase, rest: &[u8]) -> Result<(), CheckFailu
     for legal in x.outcomes.values() {
         outcome_invariants(&built, legal)?;
     }
-    agreement_on(&built.loaded.setup, &x, seed_of(rest), AGREEMENT_SAMPLE)
+    agreement_picked(&built.loaded.setup, &x, rest)
 }
 
 /// `judge_observation`: a small generated state, one of its legal outcomes changed by arbitrary
@@ -176,22 +174,24 @@ pub fn judge_observation(data: &[u8]) -> Result<(), CheckFailure> {
     judge_observation_case(case, rest)
 }
 
+/// How many of the bytes after a `judge_observation` case answer the decisions of the run that
+/// makes the legal outcome to edit (the rest are the edits).
+const OBSERVATION_RUN_BYTES: usize = 16;
+
 /// [`judge_observation`] on a decoded case and the bytes after it.
+///
+/// The legal outcome to edit comes from one run with decisions the bytes pick (a random legal
+/// decision sequence, as `zone_state` makes), not from enumerating every outcome: most edited
+/// outcomes are rejected, and only an accepted one needs the enumeration, to be looked up in it.
 pub fn judge_observation_case(case: FuzzCase, rest: &[u8]) -> Result<(), CheckFailure> {
     let built = Built::new(case)?;
     let setup = &built.loaded.setup;
     let mut u = Unstructured::new(rest);
-    let explored = explore_small(&built)?;
     let pick = u.arbitrary::<u16>().unwrap_or(0) as usize;
-    let base: Outcome = match &explored {
-        Some(x) if !x.outcomes.is_empty() => {
-            let legal = x.outcomes.values().nth(pick % x.outcomes.len()).cloned().unwrap_or_else(|| unreachable!());
-            concretize(&legal, pick as u64)
-        }
-        _ => match first_run(setup) {
-            Ok((legal, _)) => concretize(&legal, pick as u64),
-            Err(_) => Outcome::default(),
-        },
+    let run_bytes = u.bytes(OBSERVATION_RUN_BYTES.min(u.len())).unwrap_or_default();
+    let base: Outcome = match run_with_choices(setup, run_bytes) {
+        Ok(run) => concretize(&run.outcome, pick as u64),
+        Err(_) => Outcome::default(),
     };
     let vocab = Vocabulary::of(setup);
     let observed = mutate(&base, &vocab, &mut u, 8).unwrap_or(base);
@@ -199,7 +199,7 @@ pub fn judge_observation_case(case: FuzzCase, rest: &[u8]) -> Result<(), CheckFa
         Verdict::Illegal(diffs) if diffs.is_empty() || diffs.iter().any(|d| d.clause.is_empty()) => {
             Err(CheckFailure { check: "judge", message: format!("a rejection without a clause: {diffs:?}") })
         }
-        Verdict::Legal => match &explored {
+        Verdict::Legal => match explore_small(&built)? {
             Some(x) if !crate::outcome::concrete::is_member(&observed, &x.outcomes) => Err(CheckFailure {
                 check: "judge",
                 message: format!("the judge accepts an outcome the enumerator doesn't list:\n{observed:#?}"),

@@ -43,6 +43,10 @@ const MAX_REPLAYS: usize = 64;
 /// the log doesn't show exactly — which replacement effect applied (616.1), the order cost parts
 /// were paid in (601.2h) — are tried the same way. All of it within `MAX_REPLAYS` (64) replays.
 /// When none matches, the verdict is that of the closest replay (the first one on a tie).
+///
+/// An observation no replay can match — it lists a card twice, or leaves out one of the scenario's
+/// cards that never cease to exist — is judged by the first replay alone, without trying other
+/// readings that can't help (only when everything is observed: a projection could hide that).
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
     judge_observing(setup, observed, &Observables::all()).verdict
 }
@@ -64,7 +68,9 @@ pub struct Judged {
 pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observables) -> Judged {
     // An outcome that names no trigger kinds is judged without them.
     let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
-    let look = Look { observables, strip_on };
+    let unmatchable = observables.is_all() && !strip_on && breaks_conservation(setup, observed);
+    let max_replays = if unmatchable { 1 } else { MAX_REPLAYS };
+    let look = Look { observables, strip_on, max_replays };
     let mut replays = 0;
     let mut trail: Vec<usize> = Vec::new();
     let mut best: Option<((usize, usize), Verdict)> = None;
@@ -80,7 +86,7 @@ pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observab
             best = Some((score, verdict));
         }
         match next_reading(&trail, &readings) {
-            Some(next) if replays < MAX_REPLAYS => trail = next,
+            Some(next) if replays < look.max_replays => trail = next,
             _ => break best.map_or_else(|| Verdict::Error("the judge made no replay".into()), |(_, v)| v),
         }
     };
@@ -95,6 +101,27 @@ pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observab
 struct Look<'a> {
     observables: &'a Observables,
     strip_on: bool,
+    /// Most replays of this judgement.
+    max_replays: usize,
+}
+
+/// Whether `observed` lists some card more than once across its zones (the stack included), or
+/// leaves out a card of the scenario that is not a token or a copy. No replay's outcome does
+/// either: each card is in exactly one zone (400.1), and only tokens and copies cease to exist
+/// (111.7, 704.5d–e), so such an observation differs from every replay whatever the reading of
+/// its log. Only sound when every observable is compared: a projection could hide the difference.
+fn breaks_conservation(setup: &Setup, observed: &Outcome) -> bool {
+    // Abilities on the stack are listed as `ability:<source>`, not as cards.
+    let mut listed: Vec<&str> =
+        observed.zones.values().flatten().map(String::as_str).filter(|c| !c.starts_with("ability:")).collect();
+    listed.sort_unstable();
+    if listed.windows(2).any(|w| w[0] == w[1]) {
+        return true;
+    }
+    setup.ids.iter().any(|(id, &o)| {
+        let obj = setup.game.obj(o);
+        !obj.token && !obj.copy && listed.binary_search(&id.as_str()).is_err()
+    })
 }
 
 /// The next reading depth-first after `trail`, given how many readings each ambiguous point of
@@ -153,7 +180,7 @@ fn judge_reading(
                 if alt == picks[k] {
                     continue;
                 }
-                if *replays >= MAX_REPLAYS {
+                if *replays >= look.max_replays {
                     return (best, best_score, readings);
                 }
                 *replays += 1;

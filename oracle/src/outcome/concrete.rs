@@ -8,7 +8,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use crate::outcome::{Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome};
+use crate::outcome::{
+    Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome, canonical_zone, order_depends_on_fixed,
+};
 
 /// `legal` as an engine could report it: the random middle of each library in a random order
 /// and the events within each step reordered (keeping the searches' relative order, 701.23i).
@@ -55,8 +57,49 @@ pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
 }
 
 /// True if `observed` is one of the explored outcomes (compared in each legal outcome's
-/// canonical form; there are few distinct sets of fixed positions, so this is a few lookups).
+/// canonical form). To ask about many outcomes, build a [`Membership`] once.
 pub fn is_member(observed: &Outcome, legal: &BTreeMap<Outcome, LegalOutcome>) -> bool {
-    let shapes: BTreeSet<&BTreeMap<String, FixedPositions>> = legal.values().map(|l| &l.fixed).collect();
-    shapes.into_iter().any(|fixed| legal.get(&observed.canonical(fixed)).is_some_and(|l| &l.fixed == fixed))
+    Membership::new(legal).contains(observed)
+}
+
+/// Explored outcomes made ready for many membership questions (the fuzz targets ask one per
+/// corruption of every sampled outcome). Each legal outcome is stored in the canonical form of its
+/// own fixed positions; there are few distinct sets of those, found here once, so a question is
+/// one canonical form of the observation, then only its libraries and graveyards re-ordered for
+/// each further set, each followed by one lookup.
+pub struct Membership<'a> {
+    legal: &'a BTreeMap<Outcome, LegalOutcome>,
+    shapes: Vec<&'a BTreeMap<String, FixedPositions>>,
+}
+
+impl<'a> Membership<'a> {
+    /// Indexes `legal`.
+    pub fn new(legal: &'a BTreeMap<Outcome, LegalOutcome>) -> Membership<'a> {
+        let shapes: BTreeSet<&BTreeMap<String, FixedPositions>> = legal.values().map(|l| &l.fixed).collect();
+        Membership { legal, shapes: shapes.into_iter().collect() }
+    }
+
+    /// True if `observed` is one of the outcomes.
+    pub fn contains(&self, observed: &Outcome) -> bool {
+        let Some((first, rest)) = self.shapes.split_first() else { return false };
+        let is_legal_as = |canonical: &Outcome, fixed: &BTreeMap<String, FixedPositions>| {
+            self.legal.get(canonical).is_some_and(|l| &l.fixed == fixed)
+        };
+        let mut canonical = observed.canonical(first);
+        if is_legal_as(&canonical, first) {
+            return true;
+        }
+        for fixed in rest {
+            for (zone, cards) in canonical.zones.iter_mut().filter(|(z, _)| order_depends_on_fixed(z)) {
+                if let Some(listed) = observed.zones.get(zone) {
+                    cards.clone_from(listed);
+                }
+                canonical_zone(zone, cards, fixed);
+            }
+            if is_legal_as(&canonical, fixed) {
+                return true;
+            }
+        }
+        false
+    }
 }

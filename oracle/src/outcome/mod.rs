@@ -370,6 +370,25 @@ pub fn canonical_graveyard(cards: &mut [String], groups: Option<&FixedPositions>
     }
 }
 
+/// Puts one zone's cards in their canonical order (see [`Outcome::canonical`]): a library's
+/// random part and a graveyard's groups sorted by the positions `fixed` gives them, an unordered
+/// zone sorted, an ordered one left as listed.
+pub fn canonical_zone(zone: &str, cards: &mut [String], fixed: &BTreeMap<String, FixedPositions>) {
+    const NOTHING_FIXED: FixedPositions = FixedPositions { top_groups: Vec::new(), bottom_groups: Vec::new() };
+    if zone.ends_with(".library") {
+        canonical_library(cards, fixed.get(zone).unwrap_or(&NOTHING_FIXED));
+    } else if zone.ends_with(".graveyard") {
+        canonical_graveyard(cards, fixed.get(zone));
+    } else if !is_ordered_zone(zone) {
+        cards.sort_unstable();
+    }
+}
+
+/// Whether a zone's canonical order depends on the fixed positions (libraries and graveyards).
+pub fn order_depends_on_fixed(zone: &str) -> bool {
+    zone.ends_with(".library") || zone.ends_with(".graveyard")
+}
+
 impl Outcome {
     /// This outcome in the canonical form of `fixed`: zones with no cards dropped, library middles
     /// sorted, events in canonical order, `known` lists sorted.
@@ -377,13 +396,7 @@ impl Outcome {
         let mut out = self.clone();
         out.zones.retain(|_, v| !v.is_empty());
         for (zone, cards) in out.zones.iter_mut() {
-            if zone.ends_with(".library") {
-                canonical_library(cards, &fixed.get(zone).cloned().unwrap_or_default());
-            } else if zone.ends_with(".graveyard") {
-                canonical_graveyard(cards, fixed.get(zone));
-            } else if !is_ordered_zone(zone) {
-                cards.sort_unstable();
-            }
+            canonical_zone(zone, cards, fixed);
         }
         out.known.retain(|_, v| !v.is_empty());
         for players in out.known.values_mut() {

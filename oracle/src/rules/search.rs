@@ -182,7 +182,8 @@ fn distinct_names(game: &Game, cards: &[ObjId]) -> usize {
 }
 
 /// Checks a proposed set of found cards against a plan. `looked_at` and `cap` let the message
-/// say why a card couldn't be found.
+/// say why a card couldn't be found. To check many sets against one plan, build a [`FoundCheck`]
+/// once.
 pub fn check_found(
     game: &Game,
     plan: &PartPlan,
@@ -190,108 +191,150 @@ pub fn check_found(
     looked_at: &[ObjId],
     cap: Option<u32>,
 ) -> Result<(), Violation> {
-    let names = game.names();
-    let label = |o: ObjId| {
-        let obj = game.obj(o);
-        format!("{} ({}, in {})", obj.def.name, obj.id, obj.zone.display(&names))
-    };
-    // Sets, so checking a find is O((found + candidates) log n), not found × candidates.
-    let candidates: BTreeSet<ObjId> = plan.candidates.iter().copied().collect();
-    let found_set: BTreeSet<ObjId> = found.iter().copied().collect();
-    let mut seen = BTreeSet::new();
-    for &f in found {
-        if !seen.insert(f) {
-            return Err(Violation::new("701.23a", format!("{} was found twice", label(f))));
-        }
-        if !candidates.contains(&f) {
-            let why = if !looked_at.contains(&f) {
-                match (game.obj(f).zone, cap) {
-                    (ZoneRef::Library(_), Some(n)) => {
-                        return Err(Violation::new(
-                            "701.23f",
-                            format!("{} is not among the top {n} cards the searcher was limited to", label(f)),
-                        ));
-                    }
-                    (ZoneRef::Outside(_), _) if plan.outside_searched => {
-                        return Err(Violation::new(
-                            "701.23j",
-                            format!(
-                                "{} is outside the game but a search there finds only the searcher's own cards",
-                                label(f)
-                            ),
-                        ));
-                    }
-                    _ => "it is not in a zone that was searched".to_string(),
-                }
-            } else if plan.quality == Quality::Undefined {
-                return Err(Violation::new(
-                    "701.23c",
-                    format!("{} can't be found: the quality searched for is undefined", label(f)),
-                ));
-            } else if !game.obj(f).def.split.is_empty() && game.obj(f).zone != ZoneRef::Stack {
-                // 709.4: off the stack a split card has both halves' characteristics combined
-                // (its mana value is the sum), which is what the description is matched against.
-                return Err(Violation::new(
-                    "709.4",
-                    format!("{} was found but, with its halves combined, it doesn't match the description", label(f)),
-                ));
-            } else {
-                "it doesn't match the description".to_string()
-            };
-            return Err(Violation::new("701.23a", format!("{} was found but {why}", label(f))));
-        }
+    FoundCheck::new(game, plan).check(found, looked_at, cap)
+}
+
+/// A plan made ready to check many proposed finds: its candidates sorted once, so each check is
+/// O((found + public) log candidates) with no allocation beyond a sorted copy of the find. The
+/// judge checks one merged search's splits (701.23h) hundreds of times per replay; building
+/// the candidate set for each of them was most of a judgement's cost on large libraries.
+pub struct FoundCheck<'a> {
+    game: &'a Game,
+    plan: &'a PartPlan,
+    sorted_candidates: Vec<ObjId>,
+    /// The cards a search for all cards must find (701.23d), in zone order.
+    required: Vec<ObjId>,
+}
+
+impl<'a> FoundCheck<'a> {
+    /// Prepares the checks of `plan`.
+    pub fn new(game: &'a Game, plan: &'a PartPlan) -> FoundCheck<'a> {
+        let mut sorted_candidates = plan.candidates.clone();
+        sorted_candidates.sort_unstable();
+        let required = all_in_game(game, plan);
+        FoundCheck { game, plan, sorted_candidates, required }
     }
-    if found.len() > plan.max {
-        return Err(Violation::new(
-            "701.23a",
-            format!("{} cards were found but at most {} could be", found.len(), plan.max),
-        ));
+
+    fn label(&self, o: ObjId) -> String {
+        let obj = self.game.obj(o);
+        format!("{} ({}, in {})", obj.def.name, obj.id, obj.zone.display(&self.game.names()))
     }
-    // 701.23b lets a searcher fail to find only in hidden zones: a matching card in a public
-    // zone may be left only when the search already found as many cards as it could — unless
-    // the instruction lets the searcher choose how many ("up to N", "any number"), when leaving
-    // it is simply finding fewer.
-    if plan.quality == Quality::Stated
-        && !plan.choose_how_many
-        && found.len() < plan.max
-        && let Some(&missed) = plan.public.iter().find(|o| !found_set.contains(o))
-    {
-        return Err(Violation::new(
-            "701.23b",
-            format!(
-                "{} is a public zone, so every matching card there must be found; {} was left there",
-                game.obj(missed).zone.display(&names),
-                label(missed)
-            ),
-        ));
-    }
-    if let Some(&left) = all_in_game(game, plan).iter().find(|o| !found_set.contains(o)) {
-        return Err(Violation::new(
-            "701.23d",
-            format!("a search for all cards must find every card in the zones searched; {} was left", label(left)),
-        ));
-    }
-    if found.len() < plan.min {
-        let (clause, why) = match plan.quality {
-            Quality::QuantityOnly => {
-                ("701.23d", "a search simply for a quantity of cards must find that many, or as many as possible")
-            }
-            _ => ("701.23b", "matching cards in a public zone must be found"),
-        };
-        return Err(Violation::new(
-            clause,
-            format!("{} card(s) were found but at least {} had to be: {why}", found.len(), plan.min),
-        ));
-    }
-    if plan.different_names {
-        let mut names_seen = BTreeSet::new();
+
+    /// Checks a proposed set of found cards (see [`check_found`]).
+    pub fn check(&self, found: &[ObjId], looked_at: &[ObjId], cap: Option<u32>) -> Result<(), Violation> {
+        let (game, plan) = (self.game, self.plan);
+        let mut sorted_found = found.to_vec();
+        sorted_found.sort_unstable();
+        let repeats = sorted_found.windows(2).any(|w| w[0] == w[1]);
+        let mut seen = BTreeSet::new();
         for &f in found {
-            if !names_seen.insert(game.obj(f).chars.names.join(" // ")) {
-                return Err(Violation::new("701.23a", format!("{} shares a name with another found card", label(f))));
+            // Only a find that repeats a card needs the cards seen so far, to name the repeat.
+            if repeats && !seen.insert(f) {
+                return Err(Violation::new("701.23a", format!("{} was found twice", self.label(f))));
+            }
+            if self.sorted_candidates.binary_search(&f).is_err() {
+                return Err(self.not_a_candidate(f, looked_at, cap));
             }
         }
+        if found.len() > plan.max {
+            return Err(Violation::new(
+                "701.23a",
+                format!("{} cards were found but at most {} could be", found.len(), plan.max),
+            ));
+        }
+        let was_found = |o: &ObjId| sorted_found.binary_search(o).is_ok();
+        // 701.23b lets a searcher fail to find only in hidden zones: a matching card in a public
+        // zone may be left only when the search already found as many cards as it could — unless
+        // the instruction lets the searcher choose how many ("up to N", "any number"), when
+        // leaving it is simply finding fewer.
+        if plan.quality == Quality::Stated
+            && !plan.choose_how_many
+            && found.len() < plan.max
+            && let Some(&missed) = plan.public.iter().find(|o| !was_found(o))
+        {
+            return Err(Violation::new(
+                "701.23b",
+                format!(
+                    "{} is a public zone, so every matching card there must be found; {} was left there",
+                    game.obj(missed).zone.display(&game.names()),
+                    self.label(missed)
+                ),
+            ));
+        }
+        if let Some(&left) = self.required.iter().find(|o| !was_found(o)) {
+            return Err(Violation::new(
+                "701.23d",
+                format!(
+                    "a search for all cards must find every card in the zones searched; {} was left",
+                    self.label(left)
+                ),
+            ));
+        }
+        if found.len() < plan.min {
+            let (clause, why) = match plan.quality {
+                Quality::QuantityOnly => {
+                    ("701.23d", "a search simply for a quantity of cards must find that many, or as many as possible")
+                }
+                _ => ("701.23b", "matching cards in a public zone must be found"),
+            };
+            return Err(Violation::new(
+                clause,
+                format!("{} card(s) were found but at least {} had to be: {why}", found.len(), plan.min),
+            ));
+        }
+        if plan.different_names {
+            let mut names_seen = BTreeSet::new();
+            for &f in found {
+                if !names_seen.insert(game.obj(f).chars.names.join(" // ")) {
+                    return Err(Violation::new(
+                        "701.23a",
+                        format!("{} shares a name with another found card", self.label(f)),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// Why `f`, which isn't among the plan's candidates, can't be found.
+    fn not_a_candidate(&self, f: ObjId, looked_at: &[ObjId], cap: Option<u32>) -> Violation {
+        let (game, plan) = (self.game, self.plan);
+        let why = if !looked_at.contains(&f) {
+            match (game.obj(f).zone, cap) {
+                (ZoneRef::Library(_), Some(n)) => {
+                    return Violation::new(
+                        "701.23f",
+                        format!("{} is not among the top {n} cards the searcher was limited to", self.label(f)),
+                    );
+                }
+                (ZoneRef::Outside(_), _) if plan.outside_searched => {
+                    return Violation::new(
+                        "701.23j",
+                        format!(
+                            "{} is outside the game but a search there finds only the searcher's own cards",
+                            self.label(f)
+                        ),
+                    );
+                }
+                _ => "it is not in a zone that was searched".to_string(),
+            }
+        } else if plan.quality == Quality::Undefined {
+            return Violation::new(
+                "701.23c",
+                format!("{} can't be found: the quality searched for is undefined", self.label(f)),
+            );
+        } else if !game.obj(f).def.split.is_empty() && game.obj(f).zone != ZoneRef::Stack {
+            // 709.4: off the stack a split card has both halves' characteristics combined
+            // (its mana value is the sum), which is what the description is matched against.
+            return Violation::new(
+                "709.4",
+                format!("{} was found but, with its halves combined, it doesn't match the description", self.label(f)),
+            );
+        } else {
+            "it doesn't match the description".to_string()
+        };
+        Violation::new("701.23a", format!("{} was found but {why}", self.label(f)))
+    }
 }
 
 /// 701.23d with 701.23j: a search simply for "all cards" must find every card of the searched
@@ -323,6 +366,7 @@ pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Ve
         plan.different_names
             && (forced_names.contains(&name(free[i])) || idx.iter().any(|&j| name(free[j]) == name(free[i])))
     };
+    let check = FoundCheck::new(game, plan);
     let mut out = Vec::new();
     let mut work = 0usize;
     let lo = plan.min.saturating_sub(forced.len());
@@ -339,7 +383,7 @@ pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Ve
             if idx.len() == k {
                 let mut set = forced.clone();
                 set.extend(idx.iter().map(|&i| free[i]));
-                if check_found(game, plan, &set, &plan.candidates, None).is_ok() {
+                if check.check(&set, &plan.candidates, None).is_ok() {
                     if out.len() >= limit {
                         return None;
                     }
@@ -499,7 +543,8 @@ pub fn assign_parts(
     // Bounded: a split is almost always forced; a huge ambiguous find falls back to first-fit.
     let mut budget = 2_000usize;
     let mut trial = out.clone();
-    if place(game, &ambiguous, 0, &mut trial, parts, looked_at, cap, &mut budget) {
+    let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
+    if place(&ambiguous, 0, &mut trial, &checks, looked_at, cap, &mut budget) {
         return trial;
     }
     for (c, fits) in ambiguous {
@@ -509,13 +554,11 @@ pub fn assign_parts(
     out
 }
 
-#[allow(clippy::too_many_arguments)]
 fn place(
-    game: &Game,
     ambiguous: &[(ObjId, Vec<usize>)],
     index: usize,
     out: &mut Vec<Vec<ObjId>>,
-    parts: &[PartPlan],
+    checks: &[FoundCheck],
     looked_at: &[ObjId],
     cap: Option<u32>,
     budget: &mut usize,
@@ -525,14 +568,14 @@ fn place(
     }
     *budget -= 1;
     let Some((card, fits)) = ambiguous.get(index) else {
-        return parts.iter().zip(out.iter()).all(|(p, f)| check_found(game, p, f, looked_at, cap).is_ok());
+        return checks.iter().zip(out.iter()).all(|(check, f)| check.check(f, looked_at, cap).is_ok());
     };
     for &slot in fits {
-        if out[slot].len() >= parts[slot].max {
+        if out[slot].len() >= checks[slot].plan.max {
             continue;
         }
         out[slot].push(*card);
-        if place(game, ambiguous, index + 1, out, parts, looked_at, cap, budget) {
+        if place(ambiguous, index + 1, out, checks, looked_at, cap, budget) {
             return true;
         }
         out[slot].pop();

@@ -1,12 +1,16 @@
 //! The oracle against itself: determinism, and the judge agreeing with the simulator and the
 //! enumerator on every outcome and on corruptions of them.
 
+use std::collections::BTreeSet;
+
+use arbitrary::Unstructured;
+
 use crate::explore::{Exploration, explore};
 use crate::fuzzing::CheckFailure;
-use crate::fuzzing::corrupt::corruptions;
+use crate::fuzzing::corrupt::{corruptions, listed_twice};
 use crate::fuzzing::decide::{Run, run_with_choices};
 use crate::judge::{Verdict, judge};
-use crate::outcome::concrete::{concretize, is_member};
+use crate::outcome::concrete::{Membership, concretize};
 use crate::outcome::{LegalOutcome, Outcome};
 use crate::scenario::Setup;
 use crate::sim::SimError;
@@ -22,8 +26,11 @@ pub fn determinism(setup: &Setup, choices: &[u8], first: &Result<Run, SimError>)
     Ok(())
 }
 
-/// The judge accepts the outcome of a simulated run, reported with any shuffle order, and rejects
-/// every change that creates, loses or duplicates a card (those are never legal).
+/// The judge accepts the outcome of a simulated run, reported with the shuffle order `seed`
+/// draws, and rejects a change that loses a card (the first zone's first card left out) and one
+/// that duplicates a card (a zone's first card listed in a second zone too, the zone picked by
+/// `seed`): those are never legal. One of each per run keeps a large state's check to three
+/// judgements; the fuzzer's seeds reach the other zones.
 pub fn judge_accepts_run(setup: &Setup, legal: &LegalOutcome, seed: u64) -> Result<(), CheckFailure> {
     let reported = concretize(legal, seed);
     let verdict = judge(setup, &reported);
@@ -33,8 +40,11 @@ pub fn judge_accepts_run(setup: &Setup, legal: &LegalOutcome, seed: u64) -> Resu
             format!("the judge rejects an outcome the simulator produced: {verdict:?}\n{reported:#?}"),
         ));
     }
-    let mut broken: Vec<(String, Outcome)> =
-        corruptions(&reported).into_iter().filter(|(what, _)| what.starts_with("list ")).collect();
+    let mut broken = listed_twice(&reported);
+    if !broken.is_empty() {
+        let keep = (seed % broken.len() as u64) as usize;
+        broken = vec![broken.swap_remove(keep)];
+    }
     if let Some((zone, cards)) = reported.zones.iter().find(|(z, c)| *z != "stack" && !c.is_empty()) {
         let mut lost = reported.clone();
         lost.zones.insert(zone.clone(), cards[1..].to_vec());
@@ -69,36 +79,89 @@ pub fn agreement(setup: &Setup, run_limit: usize, seed: u64) -> Result<usize, Ch
 }
 
 /// [`agreement`] over an exploration already made, on at most `sample` of its outcomes (an even
-/// sample), so that one fuzz input stays quick; membership is still decided against them all.
+/// sample) and every corruption of each; membership is still decided against them all.
 pub fn agreement_on(setup: &Setup, x: &Exploration, seed: u64, sample: usize) -> Result<(), CheckFailure> {
     if x.outcomes.is_empty() {
         return Err(fail("enumerator", "the enumerator found no outcome at all"));
     }
+    let membership = Membership::new(&x.outcomes);
     let stride = x.outcomes.len().div_ceil(sample.max(1)).max(1);
     for (i, legal) in x.outcomes.values().enumerate().filter(|(i, _)| i % stride == 0) {
-        let reported = concretize(legal, seed ^ i as u64);
-        let verdict = judge(setup, &reported);
-        if !verdict.is_legal() {
-            return Err(fail(
-                "agreement",
-                format!("judge rejected enumerated outcome #{i}: {verdict:?}\n{reported:#?}"),
-            ));
-        }
+        let reported = judged_legal(setup, legal, i, seed ^ i as u64)?;
         for (what, corrupted) in corruptions(&reported) {
-            let member = is_member(&corrupted, &x.outcomes);
-            let verdict = judge(setup, &corrupted);
-            if verdict.is_legal() != member {
-                return Err(fail(
-                    "agreement",
-                    format!("corruption `{what}` of outcome #{i}: enumerated={member} but the judge says {verdict:?}"),
-                ));
-            }
-            if let Verdict::Illegal(diffs) = &verdict
-                && (diffs.is_empty() || diffs.iter().any(|d| d.clause.is_empty()))
-            {
-                return Err(fail("agreement", format!("rejection of `{what}` without a clause: {diffs:?}")));
-            }
+            agrees_on_corruption(setup, &membership, i, &what, &corrupted)?;
         }
+    }
+    Ok(())
+}
+
+/// Most enumerated outcomes one fuzz input checks with [`agreement_picked`].
+pub const OUTCOMES_PER_INPUT: usize = 2;
+/// Most corruptions of each of them it judges.
+pub const CORRUPTIONS_PER_OUTCOME: usize = 6;
+
+/// [`agreement`] for one fuzz input: the input's bytes pick the shuffle seed, at most
+/// [`OUTCOMES_PER_INPUT`] enumerated outcomes and at most [`CORRUPTIONS_PER_OUTCOME`] of each
+/// one's corruptions (an even spread once the bytes run out). Every check stays, but each input
+/// does a bounded share of them and the fuzzer's mutations of those bytes reach the rest: judging
+/// every corruption of six outcomes made one input cost hundreds of judgements (issue 13).
+pub fn agreement_picked(setup: &Setup, x: &Exploration, choices: &[u8]) -> Result<(), CheckFailure> {
+    if x.outcomes.is_empty() {
+        return Err(fail("enumerator", "the enumerator found no outcome at all"));
+    }
+    let mut u = Unstructured::new(choices);
+    let seed = u.arbitrary::<u64>().unwrap_or(0);
+    let membership = Membership::new(&x.outcomes);
+    let outcomes: Vec<&LegalOutcome> = x.outcomes.values().collect();
+    for i in pick_indices(&mut u, outcomes.len(), OUTCOMES_PER_INPUT) {
+        let reported = judged_legal(setup, outcomes[i], i, seed ^ i as u64)?;
+        let all = corruptions(&reported);
+        for j in pick_indices(&mut u, all.len(), CORRUPTIONS_PER_OUTCOME) {
+            let (what, corrupted) = &all[j];
+            agrees_on_corruption(setup, &membership, i, what, corrupted)?;
+        }
+    }
+    Ok(())
+}
+
+/// Up to `n` distinct indices below `len`, chosen by the bytes; once they run out, an even spread.
+fn pick_indices(u: &mut Unstructured, len: usize, n: usize) -> BTreeSet<usize> {
+    let n = n.min(len);
+    (0..n).map(|k| if u.is_empty() { k * len / n } else { u.choose_index(len).unwrap_or(0) }).collect()
+}
+
+/// Enumerated outcome #`i`, reported with the shuffle order `seed` draws, which the judge must
+/// accept.
+fn judged_legal(setup: &Setup, legal: &LegalOutcome, i: usize, seed: u64) -> Result<Outcome, CheckFailure> {
+    let reported = concretize(legal, seed);
+    let verdict = judge(setup, &reported);
+    if !verdict.is_legal() {
+        return Err(fail("agreement", format!("judge rejected enumerated outcome #{i}: {verdict:?}\n{reported:#?}")));
+    }
+    Ok(reported)
+}
+
+/// The judge accepts a corruption of outcome #`i` exactly when it is an enumerated outcome, and
+/// names a clause for every rejection.
+fn agrees_on_corruption(
+    setup: &Setup,
+    membership: &Membership,
+    i: usize,
+    what: &str,
+    corrupted: &Outcome,
+) -> Result<(), CheckFailure> {
+    let member = membership.contains(corrupted);
+    let verdict = judge(setup, corrupted);
+    if verdict.is_legal() != member {
+        return Err(fail(
+            "agreement",
+            format!("corruption `{what}` of outcome #{i}: enumerated={member} but the judge says {verdict:?}"),
+        ));
+    }
+    if let Verdict::Illegal(diffs) = &verdict
+        && (diffs.is_empty() || diffs.iter().any(|d| d.clause.is_empty()))
+    {
+        return Err(fail("agreement", format!("rejection of `{what}` without a clause: {diffs:?}")));
     }
     Ok(())
 }

@@ -26,7 +26,10 @@ use super::{CheckFailure, pool};
 
 pub use conservation::conservation;
 pub use hidden::hidden_information;
-pub use judge_agreement::{agreement, agreement_on, determinism, judge_accepts_run};
+pub use judge_agreement::{
+    CORRUPTIONS_PER_OUTCOME, OUTCOMES_PER_INPUT, agreement, agreement_on, agreement_picked, determinism,
+    judge_accepts_run,
+};
 pub use search::{SearchContext, public_zone_completeness, quantity_rules, search_contexts};
 pub use shuffle::shuffle_bookkeeping;
 

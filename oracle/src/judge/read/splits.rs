@@ -2,6 +2,7 @@
 //! what one search found, not which instruction found which card.
 
 use crate::model::{Game, ObjId};
+use crate::rules::search::FoundCheck;
 
 /// Most splits of one merged search's found cards the judge tries.
 pub(super) const MAX_SPLITS: usize = 16;
@@ -31,9 +32,8 @@ pub(super) fn legal_splits(
             _ => ambiguous.push((c, fits)),
         }
     }
-    let legal = |split: &Vec<Vec<ObjId>>| {
-        parts.iter().zip(split).all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
-    };
+    let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
+    let legal = |split: &Vec<Vec<ObjId>>| checks.iter().zip(split).all(|(c, f)| c.check(f, looked_at, cap).is_ok());
     let mut out: Vec<Vec<Vec<ObjId>>> = Vec::new();
     // Greedy splits first — each ambiguous card to the fitting instruction furthest below its
     // minimum, else to the first (or last) one with room — which settle large finds that a
