@@ -6,7 +6,10 @@ use crate::rules::Violation;
 /// that amount; paying 0 life is always possible. Paying life is losing that much life.
 pub fn check_pay_life(life: i32, amount: u32) -> Result<(), Violation> {
     if amount > 0 && i64::from(life) < i64::from(amount) {
-        return Err(Violation::new("119.4", format!("paying {amount} life needs a life total of at least {amount}, not {life}")));
+        return Err(Violation::new(
+            "119.4",
+            format!("paying {amount} life needs a life total of at least {amount}, not {life}"),
+        ));
     }
     Ok(())
 }

@@ -215,8 +215,7 @@ impl Sim<'_> {
         }
         // 119.4: a flashback cost that pays life can be paid only with that much life. A card
         // with flashback of its own pays its own flashback cost (granted flashback is its mana cost).
-        let flashback_life = if mode == CastMode::Flashback && def.flashback.is_some()
-        {
+        let flashback_life = if mode == CastMode::Flashback && def.flashback.is_some() {
             def.flashback_life.filter(|&n| n > 0)
         } else {
             None

@@ -194,8 +194,7 @@ impl Sim<'_> {
                             self.game.objs[o].controller = *searcher;
                             // 110.5b: it enters untapped unless the effect says tapped (mutant
                             // `fetched-land-enters-untapped`: the word is ignored).
-                            if spec.to == Destination::BattlefieldTapped
-                                && !self.bug(Mutant::FetchedLandEntersUntapped)
+                            if spec.to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped)
                             {
                                 self.game.objs[o].flags.tapped = true;
                             }
