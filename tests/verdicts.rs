@@ -222,6 +222,7 @@ mod arbitrary_observations {
                 known,
                 life,
                 counters: Default::default(),
+                tapped: Vec::new(),
                 events: events.into_iter().map(|(step, event)| LoggedEvent { step, event }).collect(),
             })
     }

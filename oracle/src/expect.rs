@@ -46,6 +46,7 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
         }
         Assertion::Life { player, life } => o.life.get(player) == Some(life),
         Assertion::Counters { card, count } => o.counters.get(card).copied().unwrap_or(0) == *count,
+        Assertion::Tapped { card, tapped } => o.tapped.contains(card) == *tapped,
         Assertion::Events { kind, player, card, zone, library_top, count } => {
             let n = o
                 .events

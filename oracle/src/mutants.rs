@@ -91,11 +91,16 @@ pub enum Mutant {
     LobotomyOffersBasicLands,
     /// Option sets: "you may search" is never offered; the engine searches without asking.
     MaySearchNotOffered,
+    /// A "pay N life" part of an activation cost is not paid: the life total stays as it was.
+    LifeCostNotPaid,
+    /// A card put onto the battlefield tapped by a search ("put it onto the battlefield tapped")
+    /// enters untapped.
+    FetchedLandEntersUntapped,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 29] = [
+    pub const ALL: [Mutant; 31] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -125,6 +130,8 @@ impl Mutant {
         Mutant::OffersBelowMindcensorWindow,
         Mutant::LobotomyOffersBasicLands,
         Mutant::MaySearchNotOffered,
+        Mutant::LifeCostNotPaid,
+        Mutant::FetchedLandEntersUntapped,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -159,6 +166,8 @@ impl Mutant {
             Mutant::OffersBelowMindcensorWindow => "offers-below-mindcensor-window",
             Mutant::LobotomyOffersBasicLands => "lobotomy-offers-basic-lands",
             Mutant::MaySearchNotOffered => "may-search-not-offered",
+            Mutant::LifeCostNotPaid => "life-cost-not-paid",
+            Mutant::FetchedLandEntersUntapped => "fetched-land-enters-untapped",
         }
     }
 
@@ -198,6 +207,8 @@ impl Mutant {
                 "a card choice offers every card of the zone, like Lobotomy offering basic lands (never picks them)"
             }
             Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
+            Mutant::LifeCostNotPaid => "a \"pay N life\" activation cost (a fetch land's) is not paid",
+            Mutant::FetchedLandEntersUntapped => "a card put onto the battlefield tapped by a search enters untapped",
         }
     }
 
@@ -240,6 +251,8 @@ impl Mutant {
             Mutant::FaceDownExileVisible => "406.3",
             Mutant::OffersBelowMindcensorWindow => "701.23f",
             Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered => "608.2d",
+            Mutant::LifeCostNotPaid => "119.4",
+            Mutant::FetchedLandEntersUntapped => "110.5b",
         }
     }
 

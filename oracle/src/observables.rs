@@ -49,11 +49,15 @@ pub enum Observable {
     /// did is then not checked: that it happened (701.23a), its zones, its top-N limit, and a
     /// found card left where it was.
     Searched,
+    /// The outcome's `tapped` list: which permanents are tapped (110.5b; "put onto the
+    /// battlefield tapped", {T} costs). Without it whether a fetched land entered tapped is not
+    /// checked.
+    Tapped,
 }
 
 impl Observable {
     /// Every observable, in report order.
-    pub const ALL: [Observable; 7] = [
+    pub const ALL: [Observable; 8] = [
         Observable::Known,
         Observable::LibraryTop,
         Observable::MovesWithinLibrary,
@@ -61,6 +65,7 @@ impl Observable {
         Observable::RevealedEmpty,
         Observable::TriggerKind,
         Observable::Searched,
+        Observable::Tapped,
     ];
 
     /// The name used in `hello` and reports.
@@ -73,6 +78,7 @@ impl Observable {
             Observable::RevealedEmpty => "revealed_empty",
             Observable::TriggerKind => "trigger_kind",
             Observable::Searched => "searched",
+            Observable::Tapped => "tapped",
         }
     }
 
@@ -86,6 +92,7 @@ impl Observable {
             Observable::RevealedEmpty => "empty reveals",
             Observable::TriggerKind => "trigger kinds",
             Observable::Searched => "searches",
+            Observable::Tapped => "tapped permanents",
         };
         format!("{what} not observed")
     }
@@ -141,6 +148,9 @@ impl Observables {
         if !self.has(Observable::Known) {
             outcome.known.clear();
         }
+        if !self.has(Observable::Tapped) {
+            outcome.tapped.clear();
+        }
         let strip_on = strip_trigger_kinds || !self.has(Observable::TriggerKind);
         outcome.events = outcome.events.iter().filter_map(|e| self.project_event(e, strip_on)).collect();
     }
@@ -182,6 +192,7 @@ impl Observables {
             }
             Observable::TriggerKind => expected.events.iter().any(|e| matches!(e.event, Event::Triggered { .. })),
             Observable::Searched => expected.events.iter().any(|e| matches!(e.event, Event::Searched { .. })),
+            Observable::Tapped => !expected.tapped.is_empty(),
         };
         Observable::ALL.into_iter().filter(|&o| !self.has(o) && involves(o)).collect()
     }

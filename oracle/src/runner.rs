@@ -110,6 +110,9 @@ pub fn render_outcome(outcome: &Outcome) -> String {
     for (card, n) in &outcome.counters {
         out.push_str(&format!("    counters: {card} +{n}\n"));
     }
+    if !outcome.tapped.is_empty() {
+        out.push_str(&format!("    tapped: [{}]\n", outcome.tapped.join(", ")));
+    }
     out.push_str(&format!(
         "    life: {}\n",
         outcome.life.iter().map(|(p, l)| format!("{p} {l}")).collect::<Vec<_>>().join(", ")

@@ -78,6 +78,7 @@ const ONE_EACH: Thresholds = Thresholds { min_clause: 1, min_ruling: 1 };
 /// that bear on the in-scope actions; 709: everything but the 709.5 Rooms rules).
 const EXPECTED_CLAUSES: &[&str] = &[
     "101.4", "101.4a", "101.4b", "101.4c", "101.4e", //
+    "119.4",  //
     "400.2",  //
     "400.7", "400.7e", "400.7g", "400.7h", "400.7i", "400.7j", //
     "401.1", "401.2", "401.3", "401.4", "401.5", "401.6", "401.7", //
@@ -146,6 +147,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .map(|n| format!("R003-{n:02}"))
         .chain((1..=5).map(|n| format!("C001-{n:02}")))
         .chain((1..=5).map(|n| format!("C004-{n:02}")))
+        .chain((1..=2).map(|n| format!("L012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

@@ -122,6 +122,11 @@ pub struct CardDef {
     /// Flashback cost (CR 702.34a), e.g. `{5}{B}`.
     #[serde(default)]
     pub flashback: Option<String>,
+    /// The life the flashback cost pays besides mana ("Flashback—{1}{U}, Pay 3 life", Deep
+    /// Analysis): the card can be cast with flashback only by a player with at least that much
+    /// life (CR 119.4), who loses it as the cost is paid (601.2h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flashback_life: Option<u32>,
     /// Dredge N (CR 702.52a).
     #[serde(default)]
     pub dredge: Option<u32>,

@@ -240,6 +240,9 @@ pub enum Destination {
     Hand,
     /// The battlefield, under the searcher's control.
     Battlefield,
+    /// "put it onto the battlefield tapped": the battlefield, under the searcher's control, tapped
+    /// (a permanent enters untapped unless the effect says otherwise, CR 110.5b).
+    BattlefieldTapped,
     /// Their owner's graveyard.
     Graveyard,
     /// Exile.
@@ -601,6 +604,9 @@ pub enum Replacement {
     /// "If a player would mill one or more cards, they mill twice that many instead" (hypothetical;
     /// CR 701.17d).
     MillDoubled,
+    /// "This land enters tapped" (Lonely Sandbar): however it is put onto the battlefield (played,
+    /// or put there by an effect), it enters tapped (614.1d; 110.5b).
+    EntersTapped,
     /// "As this enters, mill N cards": applied while the permanent enters (seed 003, Search).
     AsEntersMill {
         /// How many.
@@ -666,6 +672,10 @@ pub struct ActivatedAbility {
     /// Sacrificing this permanent is part of the cost (a Clue's ability).
     #[serde(default)]
     pub sacrifice_this: bool,
+    /// "Pay N life" is part of the cost (a fetch land's; Street Wraith's cycling). It can be paid
+    /// only with a life total of at least N (CR 119.4); paying it is losing that much life.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pay_life: Option<u32>,
     /// Sacrificing another permanent matching this filter is part of the cost ("Sacrifice a Clue").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sacrifice: Option<Filter>,

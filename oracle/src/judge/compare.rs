@@ -124,6 +124,12 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
     if want.counters != got.counters {
         push("122.1", format!("counters should be {} but are {}", counters(&want.counters), counters(&got.counters)));
     }
+    if want.tapped != got.tapped {
+        push(
+            crate::rules::verdicts::TAPPED_CLAUSE,
+            format!("the tapped permanents should be {} but are {}", list(&want.tapped), list(&got.tapped)),
+        );
+    }
     event_diffs.extend(keyed);
     // A stable sort: differences with one cause keep the order they were found in.
     event_diffs.sort_by_key(|(k, _)| *k);

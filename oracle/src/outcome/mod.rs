@@ -253,6 +253,10 @@ pub struct Outcome {
     /// +1/+1 counters on permanents (left out when zero).
     #[serde(default)]
     pub counters: BTreeMap<String, u32>,
+    /// The tapped permanents on the battlefield, by id (sorted). Left out when none is tapped;
+    /// "put onto the battlefield tapped" (Rampant Growth, Evolving Wilds) and {T} costs show here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tapped: Vec<String>,
     /// Event log in order.
     #[serde(default)]
     pub events: Vec<LoggedEvent>,
@@ -404,6 +408,8 @@ impl Outcome {
             players.dedup();
         }
         out.counters.retain(|_, v| *v != 0);
+        out.tapped.sort_unstable();
+        out.tapped.dedup();
         out.events = canonical_events(&self.events);
         // 701.20a: revealing (or looking at) no card shows nothing; logged or not, it is the same.
         out.events.retain(|e| {

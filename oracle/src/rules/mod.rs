@@ -7,6 +7,7 @@ pub mod characteristics;
 pub mod cycling;
 pub mod discard;
 pub mod dredge;
+pub mod life;
 pub mod mill;
 pub mod naming;
 pub mod replacement;

@@ -183,3 +183,11 @@ pub fn graveyard_fate_with<E>(
         heading = pick.fate();
     }
 }
+
+/// 614.1d: "this permanent enters tapped" is a replacement effect of the permanent itself, so it
+/// applies however the permanent is put onto the battlefield (110.5b: otherwise it enters
+/// untapped). A face-down permanent has no abilities (708.2).
+pub fn enters_tapped(o: &crate::model::Obj) -> bool {
+    !o.face_down
+        && o.def.faces().iter().any(|f| f.replacements.contains(&crate::cards::instructions::Replacement::EntersTapped))
+}

@@ -76,3 +76,7 @@ pub const ORDERED_SEQUENCES: [(&str, &str); 3] = [
     ("603.3b", "triggered abilities put on the stack"),
     ("101.4c", "spells cast during one resolution"),
 ];
+
+/// The clause of a difference in which permanents are tapped: a permanent enters untapped unless
+/// the effect putting it there (or one of its own abilities) says it enters tapped (110.5b).
+pub const TAPPED_CLAUSE: &str = "110.5b";

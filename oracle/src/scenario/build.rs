@@ -573,6 +573,9 @@ impl<'a> Builder<'a> {
             Assertion::Counters { card, .. } => {
                 self.outcome_card(card, &format!("{path}.counters.card"))?;
             }
+            Assertion::Tapped { card, .. } => {
+                self.outcome_card(card, &format!("{path}.tapped.card"))?;
+            }
             Assertion::Events { kind, player, card, zone, library_top, .. } => {
                 if library_top.is_some() && kind != "searched" {
                     return Err(BuildError::new(

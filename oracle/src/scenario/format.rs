@@ -510,6 +510,14 @@ pub enum Assertion {
         /// How many.
         count: u32,
     },
+    /// Whether a permanent on the battlefield is tapped (110.5b).
+    Tapped {
+        /// Card id.
+        card: String,
+        /// True: tapped; false: not tapped (or not on the battlefield).
+        #[serde(default = "yes")]
+        tapped: bool,
+    },
     /// How many logged events match (every given field must match).
     Events {
         /// Event kind: searched, shuffled, revealed, triggered, moved, cast, activated, chose,
@@ -537,4 +545,8 @@ pub enum Assertion {
         /// Player names, in order.
         players: Vec<String>,
     },
+}
+
+fn yes() -> bool {
+    true
 }

@@ -213,6 +213,16 @@ impl Sim<'_> {
             }
             _ => {}
         }
+        // 119.4: a flashback cost that pays life can be paid only with that much life. A card
+        // with flashback of its own pays its own flashback cost (granted flashback is its mana cost).
+        let flashback_life = if mode == CastMode::Flashback && def.flashback.is_some() {
+            def.flashback_life.filter(|&n| n > 0)
+        } else {
+            None
+        };
+        if let Some(n) = flashback_life {
+            crate::rules::life::check_pay_life(self.game.players[player].life, n).map_err(|v| self.refused(v))?;
+        }
         let id = self.id(card);
         let pname = self.pname(player);
         self.emit(
@@ -234,6 +244,10 @@ impl Sim<'_> {
         // Mutant `flashback-not-exiled`: the spell isn't marked to be exiled as it leaves the stack.
         if mode == CastMode::Flashback && !self.bug(Mutant::FlashbackNotExiled) {
             self.game.objs[card].flags.leaves_stack_to_exile = true; // 702.34a
+        }
+        // 601.2h: the life part of the total cost is paid with the rest.
+        if let Some(n) = flashback_life {
+            self.lose_life(player, n, "119.4");
         }
         if let Some(d) = discard {
             self.discard(player, d, false);
@@ -354,6 +368,9 @@ impl Sim<'_> {
             (None, Some(_)) => return Err(self.invalid(format!("{}'s {} has no sacrifice cost", o.id, ab.name))),
             (None, None) => {}
         }
+        if let Some(n) = ab.pay_life {
+            crate::rules::life::check_pay_life(self.game.players[player].life, n).map_err(|v| self.refused(v))?;
+        }
         if let Some(n) = ab.mill {
             let len = self.game.zone(ZoneRef::Library(player)).len();
             // Mutant `mill-cost-partial`: the cost is paid with what the library has.
@@ -391,6 +408,11 @@ impl Sim<'_> {
         self.hold_reveals();
         if ab.tap {
             self.game.objs[card].flags.tapped = true;
+        }
+        // 119.4: paying life moves no card, so when it is paid among the other parts changes
+        // nothing. Mutant `life-cost-not-paid`: the life total stays as it was.
+        if let Some(n) = ab.pay_life.filter(|&n| n > 0 && !self.bug(Mutant::LifeCostNotPaid)) {
+            self.lose_life(player, n, "119.4");
         }
         use crate::rules::casting::{CostPart, check_cost_order, cost_order_matters};
         let mut parts = Vec::new();

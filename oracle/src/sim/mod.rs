@@ -459,6 +459,7 @@ impl<'d> Sim<'d> {
         }
         let mut known = BTreeMap::new();
         let mut counters = BTreeMap::new();
+        let mut tapped = Vec::new();
         for o in &self.game.objs {
             // Hidden zones, and face-down cards in exile (406.3), record who has seen each card.
             let hidden = matches!(o.zone, ZoneRef::Hand(_) | ZoneRef::Library(_) | ZoneRef::Outside(_))
@@ -471,9 +472,12 @@ impl<'d> Sim<'d> {
             if o.zone == ZoneRef::Battlefield && o.counters > 0 {
                 counters.insert(o.id.clone(), o.counters);
             }
+            if o.zone == ZoneRef::Battlefield && o.flags.tapped {
+                tapped.push(o.id.clone());
+            }
         }
         let life = self.game.players.iter().map(|p| (p.name.clone(), p.life)).collect();
-        let outcome = Outcome { zones, known, life, counters, events: self.log.clone() };
+        let outcome = Outcome { zones, known, life, counters, tapped, events: self.log.clone() };
         LegalOutcome { outcome: outcome.canonical(&fixed), fixed }
     }
 }

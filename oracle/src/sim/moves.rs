@@ -36,6 +36,10 @@ impl Sim<'_> {
         self.last_move.insert(obj, super::MoveCause { clause, step: self.step });
         if to == ZoneRef::Battlefield {
             self.entered.push(obj);
+            // 614.1d, 110.5b: "this land enters tapped" applies however it enters.
+            if crate::rules::replacement::enters_tapped(self.game.obj(obj)) {
+                self.game.objs[obj].flags.tapped = true;
+            }
         }
         // 704.5d: a token that has left the battlefield ceases to exist; 704.5e: so does a copy of
         // a card that has left the stack. A library it was put into is as it was before.
@@ -457,6 +461,15 @@ impl Sim<'_> {
             self.mill(controller, n)?;
         }
         Ok(())
+    }
+
+    /// A player loses `amount` life (119.3; paying life is losing it, 119.4) and it is logged
+    /// under `clause`.
+    pub(crate) fn lose_life(&mut self, player: PlayerId, amount: u32, clause: &'static str) {
+        let loss = i32::try_from(amount).unwrap_or(i32::MAX);
+        self.game.players[player].life = self.game.players[player].life.saturating_sub(loss);
+        let name = self.pname(player);
+        self.emit(Event::LostLife { player: name, amount }, clause);
     }
 
     /// Reveals cards to every player (701.20a) and logs it.

@@ -291,10 +291,7 @@ impl Sim<'_> {
             }
             Effect::LoseLife { player, amount } => {
                 for p in self.players(ctx, *player)? {
-                    let loss = i32::try_from(*amount).unwrap_or(i32::MAX);
-                    self.game.players[p].life = self.game.players[p].life.saturating_sub(loss);
-                    let player = self.pname(p);
-                    self.emit(Event::LostLife { player, amount: *amount }, "119.3");
+                    self.lose_life(p, *amount, "119.3");
                 }
             }
             Effect::Sacrifice { player, filter } => {

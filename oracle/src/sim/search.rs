@@ -161,7 +161,7 @@ impl Sim<'_> {
             let entering: Vec<ObjId> = specs
                 .iter()
                 .zip(found)
-                .filter(|(s, _)| s.to == Destination::Battlefield)
+                .filter(|(s, _)| matches!(s.to, Destination::Battlefield | Destination::BattlefieldTapped))
                 .flat_map(|(_, f)| f.iter().copied())
                 .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
                 .collect();
@@ -187,10 +187,17 @@ impl Sim<'_> {
                         }
                         Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
                         // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
-                        Destination::Battlefield if !can_enter_battlefield(&self.game.obj(o).chars) => {}
-                        Destination::Battlefield => {
+                        Destination::Battlefield | Destination::BattlefieldTapped
+                            if !can_enter_battlefield(&self.game.obj(o).chars) => {}
+                        Destination::Battlefield | Destination::BattlefieldTapped => {
                             self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
                             self.game.objs[o].controller = *searcher;
+                            // 110.5b: it enters untapped unless the effect says tapped (mutant
+                            // `fetched-land-enters-untapped`: the word is ignored).
+                            if spec.to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped)
+                            {
+                                self.game.objs[o].flags.tapped = true;
+                            }
                         }
                         Destination::LibraryTop => to_top.push((o, seen)),
                         Destination::ExileFaceDown => {
@@ -443,6 +450,8 @@ pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Opt
         Destination::Graveyard => Some(ZoneRef::Graveyard(owner)),
         Destination::Exile | Destination::ExileFaceDown => Some(ZoneRef::Exile),
         Destination::LibraryTop => Some(ZoneRef::Library(owner)),
-        Destination::Battlefield => can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield),
+        Destination::Battlefield | Destination::BattlefieldTapped => {
+            can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield)
+        }
     }
 }

@@ -219,6 +219,7 @@ impl FuzzCase {
                     effect: self.effect(),
                     tap: false,
                     sacrifice_this: false,
+                    pay_life: None,
                     sacrifice: None,
                     mill: None,
                     discard: None,
