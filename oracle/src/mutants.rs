@@ -91,11 +91,14 @@ pub enum Mutant {
     LobotomyOffersBasicLands,
     /// Option sets: "you may search" is never offered; the engine searches without asking.
     MaySearchNotOffered,
+    /// "with mana value X or less" (Green Sun's Zenith, Chord of Calling) is not bounded by X:
+    /// any card matching the rest of the description may be found.
+    ManaValueXIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 29] = [
+    pub const ALL: [Mutant; 30] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -125,6 +128,7 @@ impl Mutant {
         Mutant::OffersBelowMindcensorWindow,
         Mutant::LobotomyOffersBasicLands,
         Mutant::MaySearchNotOffered,
+        Mutant::ManaValueXIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -159,6 +163,7 @@ impl Mutant {
             Mutant::OffersBelowMindcensorWindow => "offers-below-mindcensor-window",
             Mutant::LobotomyOffersBasicLands => "lobotomy-offers-basic-lands",
             Mutant::MaySearchNotOffered => "may-search-not-offered",
+            Mutant::ManaValueXIgnored => "mana-value-x-ignored",
         }
     }
 
@@ -198,6 +203,7 @@ impl Mutant {
                 "a card choice offers every card of the zone, like Lobotomy offering basic lands (never picks them)"
             }
             Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
+            Mutant::ManaValueXIgnored => "\"mana value X or less\" is ignored: a bigger matching card may be found",
         }
     }
 
@@ -240,6 +246,7 @@ impl Mutant {
             Mutant::FaceDownExileVisible => "406.3",
             Mutant::OffersBelowMindcensorWindow => "701.23f",
             Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered => "608.2d",
+            Mutant::ManaValueXIgnored => "701.23a",
         }
     }
 
