@@ -411,6 +411,10 @@ pub enum Effect {
         /// How many.
         count: u32,
     },
+    /// "That player discards that card" (Thoughtseize): the card chosen by an earlier
+    /// `choose_card` instruction is discarded by the player whose hand it is in (CR 701.9a). With
+    /// no card chosen, or one no longer in a hand, nothing is discarded.
+    DiscardChosen,
     /// The controller draws X cards (X chosen as the spell was cast or the ability activated).
     DrawX,
     /// The controller gains X life.

@@ -527,6 +527,14 @@ impl Sim<'_> {
                     });
                 }
             }
+            Effect::DiscardChosen => {
+                // 701.9a: the chosen card is discarded from the hand it was chosen from.
+                if let Some(card) = ctx.chosen
+                    && let ZoneRef::Hand(owner) = self.game.obj(card).zone
+                {
+                    self.discard(owner, card, false);
+                }
+            }
             Effect::CastFromGraveyards { from, filter, exile_instead_of_graveyard } => {
                 // 101.4c: "a spell from each opponent's graveyard" is several choices of one
                 // player with no order specified, so the caster chooses the order: each time, a
