@@ -223,3 +223,15 @@ pub fn check_land_timing(name: &str, stack_empty: bool) -> Result<(), Violation>
     }
     Err(Violation::new("305.1", format!("{name} can't be played as a land while the stack isn't empty")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_activation_timing;
+
+    #[test]
+    fn only_as_a_sorcery_needs_an_empty_stack() {
+        assert!(check_activation_timing("transmute", "muddle", true).is_ok());
+        let refused = check_activation_timing("transmute", "muddle", false).expect_err("stack not empty");
+        assert_eq!(refused.clause, "702.53a");
+    }
+}

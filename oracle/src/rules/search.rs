@@ -588,3 +588,31 @@ pub fn search_clause(game: &Game, specs: &[SearchSpec], cap: Option<u32>, whose:
         "701.23a"
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::instructions::CardRef;
+
+    #[test]
+    fn mana_value_x_or_less_becomes_a_bound_of_x_and_keeps_a_lower_one() {
+        let f = Filter { mana_value_at_most_x: true, ..Filter::default() };
+        assert_eq!(bind_filter(&f, Some(0), None).mana_value_at_most, Some(0), "107.3a: X = 0");
+        assert_eq!(bind_filter(&f, Some(3), None).mana_value_at_most, Some(3));
+        let lower = Filter { mana_value_at_most: Some(2), ..f.clone() };
+        assert_eq!(bind_filter(&lower, Some(5), None).mana_value_at_most, Some(2), "the tighter bound holds");
+        assert_eq!(bind_filter(&f, None, None).mana_value_at_most, None, "mutant: no bound");
+        assert!(!bind_filter(&f, Some(1), None).mana_value_at_most_x, "bound once, not again");
+    }
+
+    #[test]
+    fn same_mana_value_becomes_an_exact_value_or_nothing() {
+        let f = Filter { same_mana_value_as: Some(CardRef::This), ..Filter::default() };
+        let bound = bind_filter(&f, None, Some(2));
+        assert_eq!((bound.mana_value_at_least, bound.mana_value_at_most), (Some(2), Some(2)), "702.53a");
+        let none = bind_filter(&f, None, None);
+        assert!(none.mana_value_at_least > none.mana_value_at_most, "no value: nothing matches (701.23c)");
+        let nested = Filter { any_of: vec![f.clone()], ..Filter::default() };
+        assert_eq!(bind_filter(&nested, None, Some(0)).any_of[0].mana_value_at_most, Some(0), "inside any_of too");
+    }
+}
