@@ -96,11 +96,14 @@ pub enum Mutant {
     /// A card put onto the battlefield tapped by a search ("put it onto the battlefield tapped")
     /// enters untapped.
     FetchedLandEntersUntapped,
+    /// "with mana value X or less" (Green Sun's Zenith, Chord of Calling) is not bounded by X:
+    /// any card matching the rest of the description may be found.
+    ManaValueXIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 31] = [
+    pub const ALL: [Mutant; 32] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -132,6 +135,7 @@ impl Mutant {
         Mutant::MaySearchNotOffered,
         Mutant::LifeCostNotPaid,
         Mutant::FetchedLandEntersUntapped,
+        Mutant::ManaValueXIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -168,6 +172,7 @@ impl Mutant {
             Mutant::MaySearchNotOffered => "may-search-not-offered",
             Mutant::LifeCostNotPaid => "life-cost-not-paid",
             Mutant::FetchedLandEntersUntapped => "fetched-land-enters-untapped",
+            Mutant::ManaValueXIgnored => "mana-value-x-ignored",
         }
     }
 
@@ -209,6 +214,7 @@ impl Mutant {
             Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
             Mutant::LifeCostNotPaid => "a \"pay N life\" activation cost (a fetch land's) is not paid",
             Mutant::FetchedLandEntersUntapped => "a card put onto the battlefield tapped by a search enters untapped",
+            Mutant::ManaValueXIgnored => "\"mana value X or less\" is ignored: a bigger matching card may be found",
         }
     }
 
@@ -253,6 +259,7 @@ impl Mutant {
             Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered => "608.2d",
             Mutant::LifeCostNotPaid => "119.4",
             Mutant::FetchedLandEntersUntapped => "110.5b",
+            Mutant::ManaValueXIgnored => "701.23a",
         }
     }
 

@@ -131,7 +131,10 @@ fn crashes_hangs_and_garbage_mixed_with_passes_the_run_completes_and_reports_are
     assert_eq!(status("enlightened"), "ERROR");
     assert_eq!(status("splinter-hand"), "PASS", "the restarted engine goes on");
     assert_eq!(status("worldly-tutor"), "PASS");
-    assert_eq!(stdout(&o).lines().last(), Some("2 passed, 3 failed"));
+    // Every other 701.23a scenario (the folder grows as cards are added) passes on the fake engine.
+    let passed = s.iter().filter(|(_, st)| st == "PASS").count();
+    assert!(passed >= 2, "{s:?}");
+    assert_eq!(stdout(&o).lines().last(), Some(format!("{passed} passed, 3 failed").as_str()));
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("errors=\"3\"") && xml.ends_with("</testsuites>\n"), "{xml}");
 }

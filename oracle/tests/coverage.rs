@@ -96,14 +96,17 @@ const EXPECTED_CLAUSES: &[&str] = &[
     "702.29a", "702.29b", "702.29c", "702.29d", "702.29e", "702.29f", //
     "702.34a", //
     "702.52a", "702.52b", //
+    "702.53a", //
     "709.1", "709.2", "709.3", "709.3a", "709.3b", "709.3c", "709.4", "709.4a", "709.4b", "709.4c", "709.4d",
 ];
 
-/// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, and 101.4d (no
-/// effect in the seeds or the pool nests one player's choice inside another's).
+/// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, 101.4d (no effect
+/// in the seeds or the pool nests one player's choice inside another's) and 702.53b (transmute
+/// outside the hand: no pool card looks for activated abilities).
 const EXPECTED_OUT_OF_SCOPE: &[&str] = &[
     "101.4d", //
-    "400.7a", "400.7b", "400.7c", "400.7d", "400.7f", "400.7k", "400.7m", //
+    "400.7a", "400.7b", "400.7c", "400.7d", "400.7f", "400.7k", "400.7m",  //
+    "702.53b", //
     "709.5", "709.5a", "709.5b", "709.5c", "709.5d", "709.5e", "709.5f", "709.5g", "709.5h", "709.5i", "709.5j",
 ];
 

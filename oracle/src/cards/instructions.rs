@@ -94,6 +94,14 @@ pub struct Filter {
     /// The card's mana value is at least this.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mana_value_at_least: Option<u32>,
+    /// "with mana value X or less" (Green Sun's Zenith, Chord of Calling): the card's mana value is
+    /// at most the X chosen as the spell was cast (CR 107.3a, 601.2b); bound as the search happens.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mana_value_at_most_x: bool,
+    /// "with the same mana value as" an object (transmute, CR 702.53a: the discarded card), read
+    /// as the search happens from the object as it last existed (CR 608.2h).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_mana_value_as: Option<CardRef>,
     /// The card has this colour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<Color>,
@@ -155,6 +163,12 @@ pub fn describe_filter(f: &Filter) -> String {
     }
     if let Some(m) = f.mana_value_at_least {
         parts.push(format!("with mana value {m} or more"));
+    }
+    if f.mana_value_at_most_x {
+        parts.push("with mana value X or less".into());
+    }
+    if let Some(r) = f.same_mana_value_as {
+        parts.push(format!("with the same mana value as {r:?}").to_lowercase());
     }
     if let Some(c) = f.color {
         parts.push(format!("{c:?}"));
@@ -400,6 +414,10 @@ pub enum Effect {
         /// How many.
         count: u32,
     },
+    /// "That player discards that card" (Thoughtseize): the card chosen by an earlier
+    /// `choose_card` instruction is discarded by the player whose hand it is in (CR 701.9a). With
+    /// no card chosen, or one no longer in a hand, nothing is discarded.
+    DiscardChosen,
     /// The controller draws X cards (X chosen as the spell was cast or the ability activated).
     DrawX,
     /// The controller gains X life.
@@ -685,6 +703,10 @@ pub struct ActivatedAbility {
     /// Discarding a card matching this filter is part of the cost (CR 701.9c).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discard: Option<Filter>,
+    /// "Activate only as a sorcery" (transmute, CR 702.53a). The oracle has no turns or phases,
+    /// so what this checks is the part a scenario can break: the stack must be empty.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sorcery_speed: bool,
     /// What the ability does when it resolves.
     pub effect: Vec<Effect>,
 }

@@ -183,6 +183,18 @@ pub fn check_timing(
     ))
 }
 
+/// 702.53a: an ability that may be activated "only as a sorcery" (transmute) needs an empty
+/// stack; the main-phase half of that timing has no counterpart in the oracle, which has no turns.
+pub fn check_activation_timing(ability: &str, card: &str, stack_empty: bool) -> Result<(), Violation> {
+    if stack_empty {
+        return Ok(());
+    }
+    Err(Violation::new(
+        "702.53a",
+        format!("{card}'s {ability} may be activated only as a sorcery, so not while the stack isn't empty"),
+    ))
+}
+
 /// 117.1a, 702.8a: whether a spell with these characteristics may be cast whenever an instant
 /// could be (it is an instant or has flash); any other spell has sorcery timing.
 pub fn has_instant_timing(chars: &crate::model::Chars) -> bool {
@@ -210,4 +222,16 @@ pub fn check_land_timing(name: &str, stack_empty: bool) -> Result<(), Violation>
         return Ok(());
     }
     Err(Violation::new("305.1", format!("{name} can't be played as a land while the stack isn't empty")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_activation_timing;
+
+    #[test]
+    fn only_as_a_sorcery_needs_an_empty_stack() {
+        assert!(check_activation_timing("transmute", "muddle", true).is_ok());
+        let refused = check_activation_timing("transmute", "muddle", false).expect_err("stack not empty");
+        assert_eq!(refused.clause, "702.53a");
+    }
 }

@@ -117,6 +117,30 @@ pub fn relation_holds(relation: Relation, controller: PlayerId, actor: PlayerId)
     }
 }
 
+/// The filter a search looks for once the numbers it refers to are known: "mana value X or less"
+/// becomes an upper bound of `x` (107.3a: X is the number chosen as the spell was cast), and "the
+/// same mana value as" an object becomes that exact value (702.53a: the discarded card's, as it
+/// last existed, 608.2h). `x` is `None` when the bound is not applied (mutant `mana-value-x-ignored`).
+/// An object that doesn't exist gives no value, so nothing can match it (701.23c).
+pub fn bind_filter(filter: &Filter, x: Option<u32>, same_mana_value: Option<u32>) -> Filter {
+    let mut bound = filter.clone();
+    if bound.mana_value_at_most_x {
+        bound.mana_value_at_most_x = false;
+        if let Some(x) = x {
+            bound.mana_value_at_most = Some(bound.mana_value_at_most.map_or(x, |m| m.min(x)));
+        }
+    }
+    if bound.same_mana_value_as.take().is_some() {
+        // No value: a bound no card meets (the least mana value above the greatest).
+        let (least, most) = same_mana_value.map_or((1, 0), |v| (v, v));
+        bound.mana_value_at_least = Some(bound.mana_value_at_least.map_or(least, |m| m.max(least)));
+        bound.mana_value_at_most = Some(bound.mana_value_at_most.map_or(most, |m| m.min(most)));
+    }
+    bound.any_of = bound.any_of.iter().map(|f| bind_filter(f, x, same_mana_value)).collect();
+    bound.not = bound.not.map(|f| Box::new(bind_filter(&f, x, same_mana_value)));
+    bound
+}
+
 /// Classifies a search's description. `same_name` is `Some(names)` when the filter refers to an
 /// object (`same_name_as`) and `Some(None)` when that object doesn't exist.
 pub fn quality(filter: Option<&Filter>, same_name: Option<Option<&[String]>>) -> Quality {
@@ -605,5 +629,33 @@ pub fn search_clause(game: &Game, specs: &[SearchSpec], cap: Option<u32>, whose:
         "701.23b"
     } else {
         "701.23a"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::instructions::CardRef;
+
+    #[test]
+    fn mana_value_x_or_less_becomes_a_bound_of_x_and_keeps_a_lower_one() {
+        let f = Filter { mana_value_at_most_x: true, ..Filter::default() };
+        assert_eq!(bind_filter(&f, Some(0), None).mana_value_at_most, Some(0), "107.3a: X = 0");
+        assert_eq!(bind_filter(&f, Some(3), None).mana_value_at_most, Some(3));
+        let lower = Filter { mana_value_at_most: Some(2), ..f.clone() };
+        assert_eq!(bind_filter(&lower, Some(5), None).mana_value_at_most, Some(2), "the tighter bound holds");
+        assert_eq!(bind_filter(&f, None, None).mana_value_at_most, None, "mutant: no bound");
+        assert!(!bind_filter(&f, Some(1), None).mana_value_at_most_x, "bound once, not again");
+    }
+
+    #[test]
+    fn same_mana_value_becomes_an_exact_value_or_nothing() {
+        let f = Filter { same_mana_value_as: Some(CardRef::This), ..Filter::default() };
+        let bound = bind_filter(&f, None, Some(2));
+        assert_eq!((bound.mana_value_at_least, bound.mana_value_at_most), (Some(2), Some(2)), "702.53a");
+        let none = bind_filter(&f, None, None);
+        assert!(none.mana_value_at_least > none.mana_value_at_most, "no value: nothing matches (701.23c)");
+        let nested = Filter { any_of: vec![f.clone()], ..Filter::default() };
+        assert_eq!(bind_filter(&nested, None, Some(0)).any_of[0].mana_value_at_most, Some(0), "inside any_of too");
     }
 }

@@ -323,6 +323,10 @@ impl Sim<'_> {
         if !ab.discard_this && (o.zone != ZoneRef::Battlefield || o.controller != player) {
             return Err(self.invalid(format!("{} is not a permanent {} controls", o.id, self.pname(player))));
         }
+        if ab.sorcery_speed {
+            crate::rules::casting::check_activation_timing(&ab.name, &o.id, self.stack.is_empty())
+                .map_err(|v| self.refused(v))?;
+        }
         if ab.tap && o.flags.tapped {
             return Err(self.refused(Violation::new("602.2b", format!("{} is tapped, so {{T}} can't be paid", o.id))));
         }

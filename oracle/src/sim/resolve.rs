@@ -161,6 +161,21 @@ impl Sim<'_> {
         names.filter(|n| !n.is_empty())
     }
 
+    /// The mana value of the object a filter's `same_mana_value_as` refers to, as it last existed
+    /// (608.2h): a transmuted card is in the graveyard by now, with the mana value it had in hand.
+    pub(super) fn referent_mana_value(&self, ctx: &Ctx, r: CardRef) -> Option<u32> {
+        match r {
+            CardRef::This => Some(self.game.obj(ctx.source).chars.mana_value),
+            CardRef::Chosen => ctx.chosen.map(|o| self.game.obj(o).chars.mana_value),
+            CardRef::Target => match ctx.targets.first() {
+                Some(TargetChoice::Obj(o, no)) => {
+                    Some(crate::rules::characteristics::last_known(self.game.obj(*o), *no).mana_value)
+                }
+                _ => None,
+            },
+        }
+    }
+
     pub(super) fn run_effects(&mut self, ctx: &mut Ctx, effects: &[Effect]) -> Result<(), SimError> {
         let mut i = 0;
         while i < effects.len() {
@@ -507,6 +522,14 @@ impl Sim<'_> {
                             sim.discard(p, c, false);
                         }
                     });
+                }
+            }
+            Effect::DiscardChosen => {
+                // 701.9a: the chosen card is discarded from the hand it was chosen from.
+                if let Some(card) = ctx.chosen
+                    && let ZoneRef::Hand(owner) = self.game.obj(card).zone
+                {
+                    self.discard(owner, card, false);
                 }
             }
             Effect::CastFromGraveyards { from, filter, exile_instead_of_graveyard } => {

@@ -22,6 +22,7 @@ impl Sim<'_> {
     /// One search (701.23), possibly of several merged instructions (701.23h), by one or more
     /// searchers at once (701.23i).
     pub(super) fn search(&mut self, ctx: &mut Ctx, specs: &[SearchSpec]) -> Result<(), SimError> {
+        let specs = &self.bind_search_filters(ctx, specs);
         let Some(head) = specs.first() else {
             return Ok(());
         };
@@ -259,6 +260,25 @@ impl Sim<'_> {
             self.release_reveals();
         }
         Ok(())
+    }
+
+    /// The search instructions with the numbers their filters refer to filled in as the search
+    /// happens: X (107.3a) and the mana value of the object named by `same_mana_value_as`
+    /// (702.53a), from the object as it last existed (608.2h).
+    fn bind_search_filters(&self, ctx: &Ctx, specs: &[SearchSpec]) -> Vec<SearchSpec> {
+        // Mutant `mana-value-x-ignored`: "mana value X or less" bounds nothing.
+        let x = (!self.bug(Mutant::ManaValueXIgnored)).then_some(ctx.x);
+        specs
+            .iter()
+            .map(|s| {
+                let mut s = s.clone();
+                if let Some(f) = &s.filter {
+                    let same = f.same_mana_value_as.and_then(|r| self.referent_mana_value(ctx, r));
+                    s.filter = Some(crate::rules::search::bind_filter(f, x, same));
+                }
+                s
+            })
+            .collect()
     }
 
     fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId], clause: &'static str) {

@@ -223,6 +223,7 @@ impl FuzzCase {
                     sacrifice: None,
                     mill: None,
                     discard: None,
+                    sorcery_speed: false,
                 }],
                 ..CardDef::default()
             },
