@@ -116,7 +116,23 @@ pub fn check_fuse(game: &Game, card: ObjId, caster: PlayerId) -> Result<(), Viol
     Ok(())
 }
 
-/// A land is played, not cast (305.9 is not modelled; lands are simply not castable).
+/// 305.1, 305.9: a land card is played (a special action), never cast — a card that is a land
+/// and something else too (Dryad Arbor) can only be played as a land.
+pub fn check_not_a_land(def: &CardDef, face: Option<usize>) -> Result<(), Violation> {
+    let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+    if !f.types.contains(&CardType::Land) {
+        return Ok(());
+    }
+    if f.types.len() > 1 {
+        return Err(Violation::new(
+            "305.9",
+            format!("{} is a land as well as another card type, so it can only be played as a land, not cast", f.name),
+        ));
+    }
+    Err(Violation::new("305.1", format!("{} is a land card: it is played, not cast", f.name)))
+}
+
+/// A land is played, not cast (305.1, 305.9; see [`check_not_a_land`]).
 pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
     let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
     !f.types.contains(&CardType::Land) && !f.types.is_empty()

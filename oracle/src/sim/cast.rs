@@ -68,6 +68,7 @@ impl Sim<'_> {
                 o.def.split.iter().map(|h| h.name.as_str()).collect::<Vec<_>>().join(", ")
             )));
         }
+        crate::rules::casting::check_not_a_land(&o.def, face).map_err(|v| self.refused(v))?;
         let def = o.def.clone();
         // 117.1a: a spell that is neither an instant nor has flash needs an empty stack. A spell
         // cast while another resolves (Jetsam) is cast when the effect says.
