@@ -91,11 +91,17 @@ pub enum Mutant {
     LobotomyOffersBasicLands,
     /// Option sets: "you may search" is never offered; the engine searches without asking.
     MaySearchNotOffered,
+    /// A "can't search libraries" effect (Stranglehold, Leonin Arbiter, Ashiok) is ignored: the
+    /// player it stops still searches.
+    SearchBanIgnored,
+    /// A mandatory "search …, then shuffle" that a "can't search" effect stops skips the shuffle
+    /// too, although only the search is impossible.
+    BannedSearchSkipsShuffle,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 29] = [
+    pub const ALL: [Mutant; 31] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -125,6 +131,8 @@ impl Mutant {
         Mutant::OffersBelowMindcensorWindow,
         Mutant::LobotomyOffersBasicLands,
         Mutant::MaySearchNotOffered,
+        Mutant::SearchBanIgnored,
+        Mutant::BannedSearchSkipsShuffle,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -159,6 +167,8 @@ impl Mutant {
             Mutant::OffersBelowMindcensorWindow => "offers-below-mindcensor-window",
             Mutant::LobotomyOffersBasicLands => "lobotomy-offers-basic-lands",
             Mutant::MaySearchNotOffered => "may-search-not-offered",
+            Mutant::SearchBanIgnored => "search-ban-ignored",
+            Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
         }
     }
 
@@ -198,6 +208,10 @@ impl Mutant {
                 "a card choice offers every card of the zone, like Lobotomy offering basic lands (never picks them)"
             }
             Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
+            Mutant::SearchBanIgnored => "a player under Stranglehold (a \"can't search\" effect) still searches",
+            Mutant::BannedSearchSkipsShuffle => {
+                "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
+            }
         }
     }
 
@@ -240,6 +254,8 @@ impl Mutant {
             Mutant::FaceDownExileVisible => "406.3",
             Mutant::OffersBelowMindcensorWindow => "701.23f",
             Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered => "608.2d",
+            Mutant::SearchBanIgnored => "101.2",
+            Mutant::BannedSearchSkipsShuffle => "701.24a",
         }
     }
 

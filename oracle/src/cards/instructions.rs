@@ -626,6 +626,25 @@ pub enum StaticAbility {
     /// this only lifts the empty-stack requirement of 117.1a; it also lets a scenario have a
     /// player other than the active one cast a sorcery, as a real game allows with it.
     CastSpellsAsThoughFlash,
+    /// "[Players | Your opponents] can't search libraries" (Leonin Arbiter, Stranglehold): a
+    /// "can't" effect (101.2) on every player it applies to, whoever's library and whatever
+    /// spell or ability tells them to search. With `ignore_cost` (Leonin Arbiter's "Any player
+    /// may pay {2} for that player to ignore this effect until end of turn"), a player may take
+    /// the special action of paying it to ignore this permanent's effect (116.2d); the oracle
+    /// has no mana, so the cost is kept for reference.
+    CantSearchLibraries {
+        /// Which players can't search: `any` (players), `opponent` (your opponents).
+        #[serde(default)]
+        applies_to: Relation,
+        /// The cost of the special action that ignores the effect until end of turn (116.2d).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ignore_cost: Option<String>,
+    },
+    /// "Spells and abilities your opponents control can't cause their controller to search their
+    /// library" (Ashiok, Dream Render): an opponent can't search their own library for a spell or
+    /// ability they control; other libraries, and searches another player's spell makes them
+    /// do, are unaffected (101.2).
+    OpponentsCantCauseOwnLibrarySearch,
 }
 
 /// An additional cost of a spell (CR 601.2b, 601.2f).

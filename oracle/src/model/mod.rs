@@ -197,6 +197,10 @@ pub struct ObjFlags {
     pub revealed_on_top: bool,
     /// Exiled until this object (id, object number) leaves the battlefield (CR 610.3).
     pub exiled_until: Option<(ObjId, u32)>,
+    /// The players (a bit per seat) who took the special action of ignoring this permanent's
+    /// "can't search" effect until end of turn (Leonin Arbiter; CR 116.2d). The oracle plays
+    /// within one turn, so it lasts the whole scenario; a new object starts with none (400.7).
+    pub search_ban_ignored_by: u8,
 }
 
 /// A player's state.

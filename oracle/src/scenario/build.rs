@@ -372,6 +372,10 @@ impl<'a> Builder<'a> {
                 self.player(player, &format!("{path}.play.player"))?,
                 self.card(card, &format!("{path}.play.card"))?,
             ),
+            Step::IgnoreEffect { player, card } => Action::IgnoreEffect(
+                self.player(player, &format!("{path}.ignore_effect.player"))?,
+                self.card(card, &format!("{path}.ignore_effect.card"))?,
+            ),
             Step::Discard { player, card } => Action::Discard(
                 self.player(player, &format!("{path}.discard.player"))?,
                 self.card(card, &format!("{path}.discard.card"))?,

@@ -302,6 +302,15 @@ pub enum Step {
         /// Card id.
         card: String,
     },
+    /// A player takes the special action of paying to ignore a permanent's effect until end of
+    /// turn (Leonin Arbiter's "Any player may pay {2} for that player to ignore this effect";
+    /// CR 116.2d). It doesn't use the stack; mana isn't modelled, so the payment is assumed.
+    IgnoreEffect {
+        /// Who pays.
+        player: String,
+        /// The permanent whose effect they ignore.
+        card: String,
+    },
     /// A player discards a card from their hand, told to by something outside the scenario.
     Discard {
         /// Who discards.

@@ -269,6 +269,7 @@ impl<'d> Sim<'d> {
                 self.discard(*player, *obj, false);
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj)?,
+            Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj)?,
             Action::StartGame => {
                 // 101.4e: while starting the game the starting player is the active player, so
                 // the choices go in seat order; then the chosen cards enter at the same time.
@@ -337,15 +338,26 @@ impl<'d> Sim<'d> {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj),
-            _ => Err(self.invalid("only `cast`, `activate` and `play` steps can be attempted")),
+            Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj),
+            _ => Err(self.invalid("only `cast`, `activate`, `play` and `ignore_effect` steps can be attempted")),
         }
+    }
+
+    /// 116.2d: `player` pays to ignore `card`'s "can't search" effect until end of turn — a
+    /// special action: no stack, nothing to respond to, and only that player is freed from that
+    /// permanent's effect (the Leonin Arbiter rulings, 2011-01-01).
+    fn ignore_search_ban(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
+        crate::rules::search::check_may_ignore_search_ban(&self.game, card).map_err(|v| self.refused(v))?;
+        self.game.objs[card].flags.search_ban_ignored_by |= bit(player);
+        Ok(())
     }
 
     fn attempt_names(&self, action: &Action) -> (String, String) {
         match action {
             Action::Cast { player, card, .. }
             | Action::Activate { player, card, .. }
-            | Action::PlayLand(player, card) => (self.pname(*player), self.id(*card)),
+            | Action::PlayLand(player, card)
+            | Action::IgnoreEffect(player, card) => (self.pname(*player), self.id(*card)),
             _ => (String::new(), String::new()),
         }
     }
