@@ -97,11 +97,14 @@ pub enum Mutant {
     /// A mandatory "search …, then shuffle" that a "can't search" effect stops skips the shuffle
     /// too, although only the search is impossible.
     BannedSearchSkipsShuffle,
+    /// A search limited to the top cards of a library (Aven Mindcensor) isn't counted as the
+    /// player having searched their library, so Archive Trap's alternative cost is refused.
+    TrapIgnoresCappedSearch,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 31] = [
+    pub const ALL: [Mutant; 32] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -133,6 +136,7 @@ impl Mutant {
         Mutant::MaySearchNotOffered,
         Mutant::SearchBanIgnored,
         Mutant::BannedSearchSkipsShuffle,
+        Mutant::TrapIgnoresCappedSearch,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -169,6 +173,7 @@ impl Mutant {
             Mutant::MaySearchNotOffered => "may-search-not-offered",
             Mutant::SearchBanIgnored => "search-ban-ignored",
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
+            Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
         }
     }
 
@@ -208,6 +213,9 @@ impl Mutant {
                 "a card choice offers every card of the zone, like Lobotomy offering basic lands (never picks them)"
             }
             Mutant::MaySearchNotOffered => "\"you may search\" is not offered: the engine searches without asking",
+            Mutant::TrapIgnoresCappedSearch => {
+                "Archive Trap's cost ignores a search Aven Mindcensor limited (it still counts as searching)"
+            }
             Mutant::SearchBanIgnored => "a player under Stranglehold (a \"can't search\" effect) still searches",
             Mutant::BannedSearchSkipsShuffle => {
                 "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
@@ -256,6 +264,7 @@ impl Mutant {
             Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered => "608.2d",
             Mutant::SearchBanIgnored => "101.2",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
+            Mutant::TrapIgnoresCappedSearch => "118.9",
         }
     }
 

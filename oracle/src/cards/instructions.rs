@@ -647,6 +647,28 @@ pub enum StaticAbility {
     OpponentsCantCauseOwnLibrarySearch,
 }
 
+/// An alternative cost printed on a spell (CR 118.9): "If [condition], you may pay [cost] rather
+/// than pay this spell's mana cost" (a Trap). Casting with it is the caster's choice (118.9b);
+/// it doesn't change the mana cost or mana value (118.9c).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlternativeCost {
+    /// The cost paid instead (mana is not modelled; kept for reference), e.g. `{0}`.
+    pub cost: String,
+    /// When it may be paid.
+    pub condition: AlternativeCostCondition,
+}
+
+/// When an alternative cost may be paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AlternativeCostCondition {
+    /// "If an opponent searched their library this turn" (Archive Trap): an opponent of the
+    /// caster searched their own library — a search limited to its top cards counts (701.23f),
+    /// and so does one that found nothing; a search a "can't" effect stopped never happened.
+    OpponentSearchedTheirLibraryThisTurn,
+}
+
 /// An additional cost of a spell (CR 601.2b, 601.2f).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -371,6 +371,9 @@ pub struct Game {
     pub batches: u64,
     /// The batch of an action that puts several cards into graveyards at once, while it runs.
     pub open_batch: Option<u64>,
+    /// The players (a bit per seat) who searched their own library this turn — the oracle plays
+    /// within one turn, so during the scenario (Archive Trap's condition, 118.9).
+    pub searched_own_library: u8,
 }
 
 impl Game {

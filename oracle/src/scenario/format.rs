@@ -248,6 +248,10 @@ pub enum Step {
         /// The card discarded to pay the spell's additional cost (CR 601.2f).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<String>,
+        /// Pay the card's alternative cost rather than its mana cost (CR 118.9), e.g. Archive
+        /// Trap's {0}; refused when its condition doesn't hold.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        alternative_cost: bool,
         /// The card revealed from hand to pay the spell's additional cost (CR 601.2f, 701.20c).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reveal: Option<String>,
@@ -346,6 +350,7 @@ impl Step {
             flashback: false,
             x: None,
             discard: None,
+            alternative_cost: false,
             reveal: None,
         }
     }

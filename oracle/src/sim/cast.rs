@@ -45,7 +45,7 @@ impl Sim<'_> {
             )));
         }
         match mode {
-            CastMode::Normal if o.zone != ZoneRef::Hand(player) && !from_exile => {
+            CastMode::Normal | CastMode::AlternativeCost if o.zone != ZoneRef::Hand(player) && !from_exile => {
                 let hint = if o.zone == ZoneRef::Graveyard(player) {
                     " (to cast it with flashback, say `flashback: true`)"
                 } else {
@@ -59,6 +59,9 @@ impl Sim<'_> {
                 )));
             }
             CastMode::Flashback => check_flashback(&self.game, card, player, face).map_err(|v| self.refused(v))?,
+            // Mutant `trap-ignores-capped-search` acts where searches are recorded (sim::search).
+            CastMode::AlternativeCost => crate::rules::casting::check_alternative_cost(&self.game, card, player)
+                .map_err(|v| self.refused(v))?,
             _ => {}
         }
         if o.def.is_split() && face.is_none() {

@@ -218,8 +218,8 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
-                let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
+            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
+                let mode = cast_mode(*flashback, *alternative_cost);
                 self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)?
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
@@ -330,8 +330,8 @@ impl<'d> Sim<'d> {
     /// refused action leaves it as it was.
     fn act_refusable(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
-                let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
+            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
+                let mode = cast_mode(*flashback, *alternative_cost);
                 self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
@@ -501,5 +501,16 @@ fn effects_yes_no(sim: &mut Sim<'_>, decision: &Decision) -> Result<bool, SimErr
             Violation::new("101.4", format!("{other:?} is not a yes/no answer")),
             vec!["yes".into(), "no".into()],
         )),
+    }
+}
+
+/// How a cast step pays for the spell: flashback, the card's alternative cost, or its mana cost.
+fn cast_mode(flashback: bool, alternative_cost: bool) -> CastMode {
+    if flashback {
+        CastMode::Flashback
+    } else if alternative_cost {
+        CastMode::AlternativeCost
+    } else {
+        CastMode::Normal
     }
 }

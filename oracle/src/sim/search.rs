@@ -143,6 +143,15 @@ impl Sim<'_> {
                 crate::rules::search::search_clause(&self.game, specs, *cap, *whose)
             };
             self.emit(Event::Searched { player, zones: zone_names, library_top: *cap, found: found_ids }, clause);
+            // Archive Trap's "an opponent searched their library this turn" (118.9): a search of
+            // one's own library counts even when limited to its top cards (701.23f) or finding
+            // nothing (mutant `trap-ignores-capped-search`: a limited search doesn't count).
+            if zones.contains(&SearchZone::Library)
+                && searcher == whose
+                && !(cap.is_some() && self.bug(Mutant::TrapIgnoresCappedSearch))
+            {
+                self.game.searched_own_library |= bit(*searcher);
+            }
             // 701.23a: the searcher looks at every card of the zones searched — only the top
             // cards under a 701.23f limit — so they know each card of a hand or library they looked
             // at for as long as it stays that object: until it moves (400.7) or the library is
