@@ -64,7 +64,10 @@ pub fn check_alternative_cost(game: &Game, card: ObjId, caster: PlayerId) -> Res
     } else {
         Err(Violation::new(
             "118.9",
-            format!("{}'s alternative cost {} can't be paid: no opponent searched their library this turn", o.id, alt.cost),
+            format!(
+                "{}'s alternative cost {} can't be paid: no opponent searched their library this turn",
+                o.id, alt.cost
+            ),
         ))
     }
 }

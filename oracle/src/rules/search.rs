@@ -7,9 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::cards::instructions::{
-    Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone, StaticAbility,
-};
+use crate::cards::instructions::{Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone, StaticAbility};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
@@ -120,7 +118,8 @@ pub fn library_search_ban(
         }
         o.def.faces().iter().flat_map(|f| f.statics.iter()).any(|s| match s {
             StaticAbility::CantSearchLibraries { applies_to, ignore_cost } => {
-                let ignored = ignore_cost.is_some() && o.flags.search_ban_ignored_by & crate::rules::apnap::bit(searcher) != 0;
+                let ignored =
+                    ignore_cost.is_some() && o.flags.search_ban_ignored_by & crate::rules::apnap::bit(searcher) != 0;
                 relation_holds(*applies_to, o.controller, searcher) && !ignored
             }
             StaticAbility::OpponentsCantCauseOwnLibrarySearch => {
@@ -138,16 +137,15 @@ pub fn check_may_ignore_search_ban(game: &Game, card: ObjId) -> Result<(), Viola
     let o = game.obj(card);
     let offers = o.zone == ZoneRef::Battlefield
         && !o.face_down
-        && o.def.faces().iter().flat_map(|f| f.statics.iter()).any(|s| {
-            matches!(s, StaticAbility::CantSearchLibraries { ignore_cost: Some(_), .. })
-        });
+        && o.def
+            .faces()
+            .iter()
+            .flat_map(|f| f.statics.iter())
+            .any(|s| matches!(s, StaticAbility::CantSearchLibraries { ignore_cost: Some(_), .. }));
     if offers {
         Ok(())
     } else {
-        Err(Violation::new(
-            "116.2d",
-            format!("{} is not a permanent whose effect a player may pay to ignore", o.id),
-        ))
+        Err(Violation::new("116.2d", format!("{} is not a permanent whose effect a player may pay to ignore", o.id)))
     }
 }
 

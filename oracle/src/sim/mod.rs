@@ -220,7 +220,17 @@ impl<'d> Sim<'d> {
         match action {
             Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
                 let mode = cast_mode(*flashback, *alternative_cost);
-                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)?
+                match self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal) {
+                    // An engine (the reference engine playing a mutant) that wrongly finds an
+                    // alternative cost's condition unmet refuses the cast, as it would refuse any
+                    // step, and logs it; the judge then finds the cast missing (118.9).
+                    Err(SimError::Refused { clause, .. }) if self.engine_mode && *alternative_cost => {
+                        let (player, card) = self.attempt_names(action);
+                        self.rule_decision(clause, Vec::new());
+                        self.emit(Event::Refused { player, card }, clause);
+                    }
+                    other => other?,
+                }
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)?

@@ -292,7 +292,13 @@ impl Sim<'_> {
     /// The zones of `zones` that `searcher` may search in `whose` zones: all of them, except a
     /// library a "can't search" effect stops them from searching (101.2,
     /// [`crate::rules::search::library_search_ban`]; mutant `search-ban-ignored`: it doesn't).
-    fn searchable_zones(&self, ctx: &Ctx, zones: &[SearchZone], searcher: PlayerId, whose: PlayerId) -> Vec<SearchZone> {
+    fn searchable_zones(
+        &self,
+        ctx: &Ctx,
+        zones: &[SearchZone],
+        searcher: PlayerId,
+        whose: PlayerId,
+    ) -> Vec<SearchZone> {
         let banned = zones.contains(&SearchZone::Library)
             && !self.bug(Mutant::SearchBanIgnored)
             && library_search_ban(&self.game, searcher, whose, ctx.controller).is_some();
