@@ -77,7 +77,9 @@ const ONE_EACH: Thresholds = Thresholds { min_clause: 1, min_ruling: 1 };
 /// Every clause of the scope list, sub-clauses individually (400.7: only the exceptions
 /// that bear on the in-scope actions; 709: everything but the 709.5 Rooms rules).
 const EXPECTED_CLAUSES: &[&str] = &[
+    "101.2", //
     "101.4", "101.4a", "101.4b", "101.4c", "101.4e", //
+    "116.2d", //
     "400.2",  //
     "400.7", "400.7e", "400.7g", "400.7h", "400.7i", "400.7j", //
     "401.1", "401.2", "401.3", "401.4", "401.5", "401.6", "401.7", //
@@ -101,6 +103,7 @@ const EXPECTED_CLAUSES: &[&str] = &[
 /// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, and 101.4d (no
 /// effect in the seeds or the pool nests one player's choice inside another's).
 const EXPECTED_OUT_OF_SCOPE: &[&str] = &[
+    "101.2a", //
     "101.4d", //
     "400.7a", "400.7b", "400.7c", "400.7d", "400.7f", "400.7k", "400.7m", //
     "709.5", "709.5a", "709.5b", "709.5c", "709.5d", "709.5e", "709.5f", "709.5g", "709.5h", "709.5i", "709.5j",
@@ -146,6 +149,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .map(|n| format!("R003-{n:02}"))
         .chain((1..=5).map(|n| format!("C001-{n:02}")))
         .chain((1..=5).map(|n| format!("C004-{n:02}")))
+        .chain((1..=17).map(|n| format!("H012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.
