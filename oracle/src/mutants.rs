@@ -99,11 +99,20 @@ pub enum Mutant {
     /// "with mana value X or less" (Green Sun's Zenith, Chord of Calling) is not bounded by X:
     /// any card matching the rest of the description may be found.
     ManaValueXIgnored,
+    /// A "can't search libraries" effect (Stranglehold, Leonin Arbiter, Ashiok) is ignored: the
+    /// player it stops still searches.
+    SearchBanIgnored,
+    /// A mandatory "search …, then shuffle" that a "can't search" effect stops skips the shuffle
+    /// too, although only the search is impossible.
+    BannedSearchSkipsShuffle,
+    /// A search limited to the top cards of a library (Aven Mindcensor) isn't counted as the
+    /// player having searched their library, so Archive Trap's alternative cost is refused.
+    TrapIgnoresCappedSearch,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 32] = [
+    pub const ALL: [Mutant; 35] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -136,6 +145,9 @@ impl Mutant {
         Mutant::LifeCostNotPaid,
         Mutant::FetchedLandEntersUntapped,
         Mutant::ManaValueXIgnored,
+        Mutant::SearchBanIgnored,
+        Mutant::BannedSearchSkipsShuffle,
+        Mutant::TrapIgnoresCappedSearch,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -173,6 +185,9 @@ impl Mutant {
             Mutant::LifeCostNotPaid => "life-cost-not-paid",
             Mutant::FetchedLandEntersUntapped => "fetched-land-enters-untapped",
             Mutant::ManaValueXIgnored => "mana-value-x-ignored",
+            Mutant::SearchBanIgnored => "search-ban-ignored",
+            Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
+            Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
         }
     }
 
@@ -215,6 +230,13 @@ impl Mutant {
             Mutant::LifeCostNotPaid => "a \"pay N life\" activation cost (a fetch land's) is not paid",
             Mutant::FetchedLandEntersUntapped => "a card put onto the battlefield tapped by a search enters untapped",
             Mutant::ManaValueXIgnored => "\"mana value X or less\" is ignored: a bigger matching card may be found",
+            Mutant::TrapIgnoresCappedSearch => {
+                "Archive Trap's cost ignores a search Aven Mindcensor limited (it still counts as searching)"
+            }
+            Mutant::SearchBanIgnored => "a player under Stranglehold (a \"can't search\" effect) still searches",
+            Mutant::BannedSearchSkipsShuffle => {
+                "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
+            }
         }
     }
 
@@ -260,6 +282,9 @@ impl Mutant {
             Mutant::LifeCostNotPaid => "119.4",
             Mutant::FetchedLandEntersUntapped => "110.5b",
             Mutant::ManaValueXIgnored => "701.23a",
+            Mutant::SearchBanIgnored => "101.2",
+            Mutant::BannedSearchSkipsShuffle => "701.24a",
+            Mutant::TrapIgnoresCappedSearch => "118.9",
         }
     }
 

@@ -77,8 +77,10 @@ const ONE_EACH: Thresholds = Thresholds { min_clause: 1, min_ruling: 1 };
 /// Every clause of the scope list, sub-clauses individually (400.7: only the exceptions
 /// that bear on the in-scope actions; 709: everything but the 709.5 Rooms rules).
 const EXPECTED_CLAUSES: &[&str] = &[
+    "101.2", //
     "101.4", "101.4a", "101.4b", "101.4c", "101.4e", //
     "119.4",  //
+    "116.2d", //
     "400.2",  //
     "400.7", "400.7e", "400.7g", "400.7h", "400.7i", "400.7j", //
     "401.1", "401.2", "401.3", "401.4", "401.5", "401.6", "401.7", //
@@ -104,6 +106,7 @@ const EXPECTED_CLAUSES: &[&str] = &[
 /// in the seeds or the pool nests one player's choice inside another's) and 702.53b (transmute
 /// outside the hand: no pool card looks for activated abilities).
 const EXPECTED_OUT_OF_SCOPE: &[&str] = &[
+    "101.2a", //
     "101.4d", //
     "400.7a", "400.7b", "400.7c", "400.7d", "400.7f", "400.7k", "400.7m",  //
     "702.53b", //
@@ -151,6 +154,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=5).map(|n| format!("C001-{n:02}")))
         .chain((1..=5).map(|n| format!("C004-{n:02}")))
         .chain((1..=2).map(|n| format!("L012-{n:02}")))
+        .chain((1..=17).map(|n| format!("H012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

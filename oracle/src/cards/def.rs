@@ -119,6 +119,9 @@ pub struct CardDef {
     /// Static abilities that aren't replacement effects ("players can't cycle cards").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub statics: Vec<StaticAbility>,
+    /// An alternative cost printed on the card (CR 118.9), e.g. Archive Trap's `{0}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative_cost: Option<crate::cards::instructions::AlternativeCost>,
     /// Flashback cost (CR 702.34a), e.g. `{5}{B}`.
     #[serde(default)]
     pub flashback: Option<String>,

@@ -650,6 +650,47 @@ pub enum StaticAbility {
     /// this only lifts the empty-stack requirement of 117.1a; it also lets a scenario have a
     /// player other than the active one cast a sorcery, as a real game allows with it.
     CastSpellsAsThoughFlash,
+    /// "[Players | Your opponents] can't search libraries" (Leonin Arbiter, Stranglehold): a
+    /// "can't" effect (101.2) on every player it applies to, whoever's library and whatever
+    /// spell or ability tells them to search. With `ignore_cost` (Leonin Arbiter's "Any player
+    /// may pay {2} for that player to ignore this effect until end of turn"), a player may take
+    /// the special action of paying it to ignore this permanent's effect (116.2d); the oracle
+    /// has no mana, so the cost is kept for reference.
+    CantSearchLibraries {
+        /// Which players can't search: `any` (players), `opponent` (your opponents).
+        #[serde(default)]
+        applies_to: Relation,
+        /// The cost of the special action that ignores the effect until end of turn (116.2d).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ignore_cost: Option<String>,
+    },
+    /// "Spells and abilities your opponents control can't cause their controller to search their
+    /// library" (Ashiok, Dream Render): an opponent can't search their own library for a spell or
+    /// ability they control; other libraries, and searches another player's spell makes them
+    /// do, are unaffected (101.2).
+    OpponentsCantCauseOwnLibrarySearch,
+}
+
+/// An alternative cost printed on a spell (CR 118.9): "If [condition], you may pay [cost] rather
+/// than pay this spell's mana cost" (a Trap). Casting with it is the caster's choice (118.9b);
+/// it doesn't change the mana cost or mana value (118.9c).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlternativeCost {
+    /// The cost paid instead (mana is not modelled; kept for reference), e.g. `{0}`.
+    pub cost: String,
+    /// When it may be paid.
+    pub condition: AlternativeCostCondition,
+}
+
+/// When an alternative cost may be paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AlternativeCostCondition {
+    /// "If an opponent searched their library this turn" (Archive Trap): an opponent of the
+    /// caster searched their own library — a search limited to its top cards counts (701.23f),
+    /// and so does one that found nothing; a search a "can't" effect stopped never happened.
+    OpponentSearchedTheirLibraryThisTurn,
 }
 
 /// An additional cost of a spell (CR 601.2b, 601.2f).

@@ -197,6 +197,10 @@ pub struct ObjFlags {
     pub revealed_on_top: bool,
     /// Exiled until this object (id, object number) leaves the battlefield (CR 610.3).
     pub exiled_until: Option<(ObjId, u32)>,
+    /// The players (a bit per seat) who took the special action of ignoring this permanent's
+    /// "can't search" effect until end of turn (Leonin Arbiter; CR 116.2d). The oracle plays
+    /// within one turn, so it lasts the whole scenario; a new object starts with none (400.7).
+    pub search_ban_ignored_by: u8,
 }
 
 /// A player's state.
@@ -367,6 +371,9 @@ pub struct Game {
     pub batches: u64,
     /// The batch of an action that puts several cards into graveyards at once, while it runs.
     pub open_batch: Option<u64>,
+    /// The players (a bit per seat) who searched their own library this turn — the oracle plays
+    /// within one turn, so during the scenario (Archive Trap's condition, 118.9).
+    pub searched_own_library: u8,
 }
 
 impl Game {

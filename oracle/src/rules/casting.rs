@@ -15,6 +15,9 @@ pub enum CastMode {
     Normal,
     /// From the graveyard, paying the flashback cost instead (702.34a) — an alternative cost.
     Flashback,
+    /// From hand, paying the card's printed alternative cost rather than its mana cost (118.9),
+    /// which its condition must allow (Archive Trap).
+    AlternativeCost,
     /// As part of an effect, without paying the mana cost (118.9): no alternative cost can be
     /// used with it, X is 0 (107.3b), additional costs may or must still be paid.
     WithoutPaying,
@@ -38,6 +41,35 @@ pub fn check_flashback(game: &Game, card: ObjId, caster: PlayerId, face: Option<
         return Err(Violation::new("702.34a", format!("{} would not be an instant or sorcery spell", o.id)));
     }
     Ok(())
+}
+
+/// 118.9: a spell may be cast for its printed alternative cost only if it has one and its
+/// condition holds — for Archive Trap, an opponent of the caster searched their own library this
+/// turn (the Archive Trap rulings: finding nothing counts, a search Aven Mindcensor limited counts).
+pub fn check_alternative_cost(game: &Game, card: ObjId, caster: PlayerId) -> Result<(), Violation> {
+    use crate::cards::instructions::AlternativeCostCondition;
+    let o = game.obj(card);
+    let Some(alt) = &o.def.alternative_cost else {
+        return Err(Violation::new("118.9", format!("{} has no alternative cost", o.id)));
+    };
+    let holds = match alt.condition {
+        AlternativeCostCondition::OpponentSearchedTheirLibraryThisTurn => {
+            crate::rules::apnap::opponents(caster, game.players.len())
+                .into_iter()
+                .any(|p| game.searched_own_library & crate::rules::apnap::bit(p) != 0)
+        }
+    };
+    if holds {
+        Ok(())
+    } else {
+        Err(Violation::new(
+            "118.9",
+            format!(
+                "{}'s alternative cost {} can't be paid: no opponent searched their library this turn",
+                o.id, alt.cost
+            ),
+        ))
+    }
 }
 
 /// 107.3 / seed 003 ruling (R003-14): X is chosen by the caster, but is 0 when the spell is cast

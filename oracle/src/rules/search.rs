@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::cards::instructions::{Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone};
+use crate::cards::instructions::{Count, Effect, Filter, Relation, Replacement, SearchSpec, SearchZone, StaticAbility};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::characteristics::matches;
@@ -91,6 +91,62 @@ fn search_limits(game: &Game) -> impl Iterator<Item = (u32, Relation, PlayerId)>
             _ => None,
         })
     })
+}
+
+/// The permanent whose "can't search" effect stops `searcher` from searching `whose` library
+/// during a spell or ability controlled by `instruction_controller`, or `None` when nothing does.
+///
+/// A "can't" effect beats the instruction to search (101.2), so the library isn't searched at
+/// all: nothing in it can be found, no "whenever … searches" ability triggers, and the
+/// instruction's other parts still happen (the Stranglehold and Leonin Arbiter rulings of
+/// 2011-09-22 and 2011-01-01: a mandatory "search …, then shuffle" still shuffles; a "you may
+/// search" can't be chosen, so its shuffle doesn't happen). Stranglehold and Leonin Arbiter stop
+/// searching any library; Ashiok, Dream Render only an opponent's own library for their own
+/// spell or ability. A player who took Leonin Arbiter's special action ignores that Arbiter's
+/// effect (116.2d) — but not another Arbiter's (one payment per Arbiter, the 2011-01-01 ruling).
+pub fn library_search_ban(
+    game: &Game,
+    searcher: PlayerId,
+    whose: PlayerId,
+    instruction_controller: PlayerId,
+) -> Option<ObjId> {
+    game.zone(ZoneRef::Battlefield).iter().copied().find(|&obj| {
+        let o = game.obj(obj);
+        // A face-down permanent has no abilities (708.2).
+        if o.face_down {
+            return false;
+        }
+        o.def.faces().iter().flat_map(|f| f.statics.iter()).any(|s| match s {
+            StaticAbility::CantSearchLibraries { applies_to, ignore_cost } => {
+                let ignored =
+                    ignore_cost.is_some() && o.flags.search_ban_ignored_by & crate::rules::apnap::bit(searcher) != 0;
+                relation_holds(*applies_to, o.controller, searcher) && !ignored
+            }
+            StaticAbility::OpponentsCantCauseOwnLibrarySearch => {
+                searcher != o.controller && instruction_controller == searcher && whose == searcher
+            }
+            _ => false,
+        })
+    })
+}
+
+/// 116.2d: a player may ignore a static ability's effect only where that ability offers it —
+/// `card` must be a face-up permanent with a "can't search" effect that names a cost to ignore
+/// it (Leonin Arbiter).
+pub fn check_may_ignore_search_ban(game: &Game, card: ObjId) -> Result<(), Violation> {
+    let o = game.obj(card);
+    let offers = o.zone == ZoneRef::Battlefield
+        && !o.face_down
+        && o.def
+            .faces()
+            .iter()
+            .flat_map(|f| f.statics.iter())
+            .any(|s| matches!(s, StaticAbility::CantSearchLibraries { ignore_cost: Some(_), .. }));
+    if offers {
+        Ok(())
+    } else {
+        Err(Violation::new("116.2d", format!("{} is not a permanent whose effect a player may pay to ignore", o.id)))
+    }
 }
 
 /// 616.1: the limit a searcher ends up with must be that of one of the effects that applied (the

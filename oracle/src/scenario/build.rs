@@ -46,6 +46,7 @@ impl<'a> Builder<'a> {
                 graveyard_batch: BTreeMap::new(),
                 batches: 0,
                 open_batch: None,
+                searched_own_library: 0,
             },
             ids: BTreeMap::new(),
             chars: BTreeMap::new(),
@@ -300,7 +301,7 @@ impl<'a> Builder<'a> {
 
     fn action(&self, step: &Step, path: &str) -> Result<Action, BuildError> {
         Ok(match step {
-            Step::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
+            Step::Cast { player, card, face, targets, flashback, x, discard, alternative_cost, reveal } => {
                 let player = self.player(player, &format!("{path}.cast.player"))?;
                 let obj = self.card(card, &format!("{path}.cast.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -337,7 +338,17 @@ impl<'a> Builder<'a> {
                     Some(r) => Some(self.card(r, &format!("{path}.cast.reveal"))?),
                     None => None,
                 };
-                Action::Cast { player, card: obj, face, targets, flashback: *flashback, x: *x, discard, reveal }
+                Action::Cast {
+                    player,
+                    card: obj,
+                    face,
+                    targets,
+                    flashback: *flashback,
+                    x: *x,
+                    discard,
+                    reveal,
+                    alternative_cost: *alternative_cost,
+                }
             }
             Step::Activate { player, card, ability, x, sacrifice, discard } => {
                 let player = self.player(player, &format!("{path}.activate.player"))?;
@@ -371,6 +382,10 @@ impl<'a> Builder<'a> {
             Step::Play { player, card } => Action::PlayLand(
                 self.player(player, &format!("{path}.play.player"))?,
                 self.card(card, &format!("{path}.play.card"))?,
+            ),
+            Step::IgnoreEffect { player, card } => Action::IgnoreEffect(
+                self.player(player, &format!("{path}.ignore_effect.player"))?,
+                self.card(card, &format!("{path}.ignore_effect.card"))?,
             ),
             Step::Discard { player, card } => Action::Discard(
                 self.player(player, &format!("{path}.discard.player"))?,

@@ -248,6 +248,10 @@ pub enum Step {
         /// The card discarded to pay the spell's additional cost (CR 601.2f).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<String>,
+        /// Pay the card's alternative cost rather than its mana cost (CR 118.9), e.g. Archive
+        /// Trap's {0}; refused when its condition doesn't hold.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        alternative_cost: bool,
         /// The card revealed from hand to pay the spell's additional cost (CR 601.2f, 701.20c).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reveal: Option<String>,
@@ -302,6 +306,15 @@ pub enum Step {
         /// Card id.
         card: String,
     },
+    /// A player takes the special action of paying to ignore a permanent's effect until end of
+    /// turn (Leonin Arbiter's "Any player may pay {2} for that player to ignore this effect";
+    /// CR 116.2d). It doesn't use the stack; mana isn't modelled, so the payment is assumed.
+    IgnoreEffect {
+        /// Who pays.
+        player: String,
+        /// The permanent whose effect they ignore.
+        card: String,
+    },
     /// A player discards a card from their hand, told to by something outside the scenario.
     Discard {
         /// Who discards.
@@ -337,6 +350,7 @@ impl Step {
             flashback: false,
             x: None,
             discard: None,
+            alternative_cost: false,
             reveal: None,
         }
     }

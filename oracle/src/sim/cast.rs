@@ -45,7 +45,7 @@ impl Sim<'_> {
             )));
         }
         match mode {
-            CastMode::Normal if o.zone != ZoneRef::Hand(player) && !from_exile => {
+            CastMode::Normal | CastMode::AlternativeCost if o.zone != ZoneRef::Hand(player) && !from_exile => {
                 let hint = if o.zone == ZoneRef::Graveyard(player) {
                     " (to cast it with flashback, say `flashback: true`)"
                 } else {
@@ -59,6 +59,10 @@ impl Sim<'_> {
                 )));
             }
             CastMode::Flashback => check_flashback(&self.game, card, player, face).map_err(|v| self.refused(v))?,
+            // Mutant `trap-ignores-capped-search` acts where searches are recorded (sim::search).
+            CastMode::AlternativeCost => {
+                crate::rules::casting::check_alternative_cost(&self.game, card, player).map_err(|v| self.refused(v))?
+            }
             _ => {}
         }
         if o.def.is_split() && face.is_none() {
@@ -235,8 +239,15 @@ impl Sim<'_> {
                 without_paying_mana_cost: mode == CastMode::WithoutPaying,
                 x: (cast_face.has_x() || def.has_x()).then_some(x),
             },
-            // 107.3b: X is 0 for a spell cast without paying its mana cost.
-            if mode == CastMode::WithoutPaying && (cast_face.has_x() || def.has_x()) { "107.3b" } else { "701.5a" },
+            // 107.3b: X is 0 for a spell cast without paying its mana cost; a cast for an
+            // alternative cost happens only because 118.9 allowed that cost.
+            if mode == CastMode::WithoutPaying && (cast_face.has_x() || def.has_x()) {
+                "107.3b"
+            } else if mode == CastMode::AlternativeCost {
+                "118.9"
+            } else {
+                "701.5a"
+            },
         );
         // 401.5: a top card changed by casting is revealed once the spell is cast (601.2i).
         self.hold_reveals();

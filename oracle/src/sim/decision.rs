@@ -36,6 +36,8 @@ pub enum Action {
         discard: Option<ObjId>,
         /// The card revealed for the additional cost.
         reveal: Option<ObjId>,
+        /// Paying the card's alternative cost rather than its mana cost (118.9).
+        alternative_cost: bool,
     },
     /// Activate an ability of a card (602), e.g. typecycling from hand.
     Activate {
@@ -57,6 +59,9 @@ pub enum Action {
     StartGame,
     /// A player discards a card (701.9a).
     Discard(PlayerId, ObjId),
+    /// A player takes the special action of ignoring a permanent's "can't search" effect until
+    /// end of turn (116.2d, Leonin Arbiter).
+    IgnoreEffect(PlayerId, ObjId),
     /// A player plays a land (305.1): from hand, or from exile where an effect allows it (400.7i).
     PlayLand(PlayerId, ObjId),
     /// Permanents go to their owners' graveyards from the battlefield at once.

@@ -218,9 +218,19 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
-                let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
-                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)?
+            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
+                let mode = cast_mode(*flashback, *alternative_cost);
+                match self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal) {
+                    // An engine (the reference engine playing a mutant) that wrongly finds an
+                    // alternative cost's condition unmet refuses the cast, as it would refuse any
+                    // step, and logs it; the judge then finds the cast missing (118.9).
+                    Err(SimError::Refused { clause, .. }) if self.engine_mode && *alternative_cost => {
+                        let (player, card) = self.attempt_names(action);
+                        self.rule_decision(clause, Vec::new());
+                        self.emit(Event::Refused { player, card }, clause);
+                    }
+                    other => other?,
+                }
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)?
@@ -269,6 +279,7 @@ impl<'d> Sim<'d> {
                 self.discard(*player, *obj, false);
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj)?,
+            Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj)?,
             Action::StartGame => {
                 // 101.4e: while starting the game the starting player is the active player, so
                 // the choices go in seat order; then the chosen cards enter at the same time.
@@ -329,23 +340,34 @@ impl<'d> Sim<'d> {
     /// refused action leaves it as it was.
     fn act_refusable(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal } => {
-                let mode = if *flashback { CastMode::Flashback } else { CastMode::Normal };
+            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
+                let mode = cast_mode(*flashback, *alternative_cost);
                 self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj),
-            _ => Err(self.invalid("only `cast`, `activate` and `play` steps can be attempted")),
+            Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj),
+            _ => Err(self.invalid("only `cast`, `activate`, `play` and `ignore_effect` steps can be attempted")),
         }
+    }
+
+    /// 116.2d: `player` pays to ignore `card`'s "can't search" effect until end of turn — a
+    /// special action: no stack, nothing to respond to, and only that player is freed from that
+    /// permanent's effect (the Leonin Arbiter rulings, 2011-01-01).
+    fn ignore_search_ban(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
+        crate::rules::search::check_may_ignore_search_ban(&self.game, card).map_err(|v| self.refused(v))?;
+        self.game.objs[card].flags.search_ban_ignored_by |= bit(player);
+        Ok(())
     }
 
     fn attempt_names(&self, action: &Action) -> (String, String) {
         match action {
             Action::Cast { player, card, .. }
             | Action::Activate { player, card, .. }
-            | Action::PlayLand(player, card) => (self.pname(*player), self.id(*card)),
+            | Action::PlayLand(player, card)
+            | Action::IgnoreEffect(player, card) => (self.pname(*player), self.id(*card)),
             _ => (String::new(), String::new()),
         }
     }
@@ -493,5 +515,16 @@ fn effects_yes_no(sim: &mut Sim<'_>, decision: &Decision) -> Result<bool, SimErr
             Violation::new("101.4", format!("{other:?} is not a yes/no answer")),
             vec!["yes".into(), "no".into()],
         )),
+    }
+}
+
+/// How a cast step pays for the spell: flashback, the card's alternative cost, or its mana cost.
+fn cast_mode(flashback: bool, alternative_cost: bool) -> CastMode {
+    if flashback {
+        CastMode::Flashback
+    } else if alternative_cost {
+        CastMode::AlternativeCost
+    } else {
+        CastMode::Normal
     }
 }

@@ -586,7 +586,9 @@ impl Sim<'_> {
                         StaticAbility::TopCardOfLibraryRevealed => top_revealed[o.controller] = true,
                         StaticAbility::PlayersCantCycle
                         | StaticAbility::BeginOnBattlefield
-                        | StaticAbility::CastSpellsAsThoughFlash => {}
+                        | StaticAbility::CastSpellsAsThoughFlash
+                        | StaticAbility::CantSearchLibraries { .. }
+                        | StaticAbility::OpponentsCantCauseOwnLibrarySearch => {}
                     }
                 }
             }

@@ -28,7 +28,7 @@ pub(super) struct Lki {
 #[derive(Debug, Clone)]
 pub(super) struct Ctx {
     source: ObjId,
-    controller: PlayerId,
+    pub(super) controller: PlayerId,
     targets: Vec<TargetChoice>,
     target_lki: Option<Lki>,
     chosen: Option<ObjId>,

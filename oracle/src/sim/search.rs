@@ -13,7 +13,8 @@ use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::bit;
 use crate::rules::search::{
-    PartPlan, check_found, check_library_cap, joint_minimum, library_caps, library_caps_in_play, plan_part,
+    PartPlan, check_found, check_library_cap, joint_minimum, library_caps, library_caps_in_play, library_search_ban,
+    plan_part,
 };
 use crate::rules::triggers::Happening;
 use crate::rules::zones::{Position, can_enter_battlefield};
@@ -30,8 +31,21 @@ impl Sim<'_> {
         // 101.4 / 701.23g: each player offered the choice decides, in APNAP order, whether to search.
         let mut active = Vec::new();
         for p in searchers {
+            let whose = match head.whose {
+                Some(r) => self.player(ctx, r)?,
+                None => p,
+            };
+            // 101.2: the zones this player may search — a library a "can't search" effect stops
+            // them from searching is left out (nothing in it can be found).
+            let zones = self.searchable_zones(ctx, &head.zones, p, whose);
+            if zones.is_empty() && head.optional {
+                // A player who can't search can't choose to, so nothing of "you may search …,
+                // then shuffle" happens (the Stranglehold and Leonin Arbiter rulings).
+                self.rule_decision("101.2", Vec::new());
+                continue;
+            }
             if !head.optional || self.yes_no(&Decision::May { player: p, about: MayAbout::Search, card: None })? {
-                active.push(p);
+                active.push((p, whose, zones));
             } else {
                 // A declined search prevents the search and what follows it (the shuffle).
                 self.rule_decision("701.23g", Vec::new());
@@ -46,18 +60,20 @@ impl Sim<'_> {
         // the earlier ones found (101.4b), so a card is found once.
         let mut looks = Vec::new();
         let mut windows = BTreeMap::new();
-        for &searcher in &active {
-            let whose = match head.whose {
-                Some(r) => self.player(ctx, r)?,
-                None => searcher,
-            };
-            let (looked_at, cap) = self.look(searcher, whose, &head.zones, &mut windows)?;
+        for (searcher, whose, zones) in active {
+            let (looked_at, cap) = self.look(searcher, whose, &zones, &mut windows)?;
             self.refuse_unmodelled_in_searched_library(searcher, &looked_at)?;
-            looks.push((searcher, whose, looked_at, cap));
+            looks.push((searcher, whose, looked_at, cap, zones));
         }
         let mut results = Vec::new();
         let mut taken: BTreeSet<ObjId> = BTreeSet::new();
-        for (searcher, whose, looked_at, cap) in looks {
+        for (searcher, whose, looked_at, cap, zones) in looks {
+            if zones.is_empty() {
+                // 101.2: no zone may be searched, so there is no search and nothing is found; the
+                // instruction's other parts (a mandatory "then shuffle") still happen.
+                results.push((searcher, whose, looked_at, cap, vec![Vec::new(); specs.len()], zones));
+                continue;
+            }
             let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
             // Mutant `sequential-searches`: a later searcher looks after earlier finds have left.
             let looked_at = match cap {
@@ -97,12 +113,17 @@ impl Sim<'_> {
                 ));
             }
             taken.extend(found.iter().flatten().copied());
-            results.push((searcher, whose, looked_at, cap, found));
+            results.push((searcher, whose, looked_at, cap, found, zones));
         }
         // The searches happen; each is one event, and "whenever … searches" abilities trigger even
         // when the search was limited to part of the library (701.23f).
         let names = self.names();
-        for (searcher, whose, looked_at, cap, found) in &results {
+        for (searcher, whose, looked_at, cap, found, zones) in &results {
+            if zones.is_empty() {
+                // 101.2: no search happened, so no `searched` event and no search trigger.
+                self.rule_decision("101.2", Vec::new());
+                continue;
+            }
             // Mutant `empty-library-not-searched`: an empty library "can't be searched".
             if self.bug(Mutant::EmptyLibraryNotSearched)
                 && head.zones == [SearchZone::Library]
@@ -110,7 +131,7 @@ impl Sim<'_> {
             {
                 continue;
             }
-            let zones = head.zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
+            let zone_names = zones.iter().map(|z| search_zone(*z, *searcher, *whose).display(&names)).collect();
             let found_ids = found.iter().flatten().map(|&o| self.id(o)).collect();
             let player = self.pname(*searcher);
             // Mutant `mindcensor-limits-controller`: a limit in play limits someone, so 701.23f.
@@ -122,7 +143,16 @@ impl Sim<'_> {
             } else {
                 crate::rules::search::search_clause(&self.game, specs, *cap, *whose)
             };
-            self.emit(Event::Searched { player, zones, library_top: *cap, found: found_ids }, clause);
+            self.emit(Event::Searched { player, zones: zone_names, library_top: *cap, found: found_ids }, clause);
+            // Archive Trap's "an opponent searched their library this turn" (118.9): a search of
+            // one's own library counts even when limited to its top cards (701.23f) or finding
+            // nothing (mutant `trap-ignores-capped-search`: a limited search doesn't count).
+            if zones.contains(&SearchZone::Library)
+                && searcher == whose
+                && !(cap.is_some() && self.bug(Mutant::TrapIgnoresCappedSearch))
+            {
+                self.game.searched_own_library |= bit(*searcher);
+            }
             // 701.23a: the searcher looks at every card of the zones searched — only the top
             // cards under a 701.23f limit — so they know each card of a hand or library they looked
             // at for as long as it stays that object: until it moves (400.7) or the library is
@@ -135,12 +165,12 @@ impl Sim<'_> {
             // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
             let times = if self.bug(Mutant::MergedSearchTriggersTwice) { specs.len() } else { 1 };
             for _ in 0..times {
-                if head.zones.contains(&SearchZone::Library) {
+                if zones.contains(&SearchZone::Library) {
                     self.trigger(Happening::SearchedLibrary { searcher: *searcher, owner: *whose }, None);
                 }
             }
         }
-        for (searcher, whose, looked_at, cap, found) in &results {
+        for (searcher, whose, looked_at, cap, found, zones) in &results {
             // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
             let reveal_all = self.bug(Mutant::FoundCardRevealed);
             let reveals = |s: &SearchSpec| s.reveal || reveal_all;
@@ -156,7 +186,12 @@ impl Sim<'_> {
                 let player = self.pname(*searcher);
                 self.emit(Event::Revealed { player, cards }, "701.23e");
             }
-            let shuffles = specs.iter().any(|s| s.shuffle) && !self.bug(Mutant::NoShuffleAfterSearch);
+            // Mutant `banned-search-skips-shuffle`: a search a "can't" effect stopped isn't followed
+            // by its shuffle.
+            let banned = head.zones.contains(&SearchZone::Library) && !zones.contains(&SearchZone::Library);
+            let shuffles = specs.iter().any(|s| s.shuffle)
+                && !self.bug(Mutant::NoShuffleAfterSearch)
+                && !(banned && self.bug(Mutant::BannedSearchSkipsShuffle));
             // Seed 003 (R003-01): a replacement that mills while a card enters from a library
             // doesn't mill the cards entering from it, though they are still there.
             let entering: Vec<ObjId> = specs
@@ -279,6 +314,22 @@ impl Sim<'_> {
                 s
             })
             .collect()
+    }
+
+    /// The zones of `zones` that `searcher` may search in `whose` zones: all of them, except a
+    /// library a "can't search" effect stops them from searching (101.2,
+    /// [`crate::rules::search::library_search_ban`]; mutant `search-ban-ignored`: it doesn't).
+    fn searchable_zones(
+        &self,
+        ctx: &Ctx,
+        zones: &[SearchZone],
+        searcher: PlayerId,
+        whose: PlayerId,
+    ) -> Vec<SearchZone> {
+        let banned = zones.contains(&SearchZone::Library)
+            && !self.bug(Mutant::SearchBanIgnored)
+            && library_search_ban(&self.game, searcher, whose, ctx.controller).is_some();
+        zones.iter().copied().filter(|&z| !(banned && z == SearchZone::Library)).collect()
     }
 
     fn shuffle_except(&mut self, player: PlayerId, kept_out: &[ObjId], clause: &'static str) {
