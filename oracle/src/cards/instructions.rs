@@ -671,8 +671,8 @@ pub enum StaticAbility {
     OpponentsCantCauseOwnLibrarySearch,
 }
 
-/// An alternative cost printed on a spell (CR 118.9): "If [condition], you may pay [cost] rather
-/// than pay this spell's mana cost" (a Trap). Casting with it is the caster's choice (118.9b);
+/// An alternative cost printed on a spell (CR 118.9): a cost the caster may pay instead of the
+/// mana cost when a stated condition holds (a Trap). Casting with it is the caster's choice (118.9b);
 /// it doesn't change the mana cost or mana value (118.9c).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
