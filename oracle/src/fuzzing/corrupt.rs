@@ -14,16 +14,30 @@ fn destinations(o: &Outcome) -> Vec<String> {
 /// Each zone's first card listed in a second zone as well: changes that duplicate a card, which
 /// no legal outcome has (400.1: a card is in one zone at a time).
 pub fn listed_twice(o: &Outcome) -> Vec<(String, Outcome)> {
+    duplication_sites(o).into_iter().map(|(card, other)| list_again(o, card, &other)).collect()
+}
+
+/// One of [`listed_twice`]'s changes, the `pick`-th (modulo their number), built alone: a large
+/// outcome is cloned once, not once per zone. `None` when the outcome lists no card.
+pub fn one_listed_twice(o: &Outcome, pick: u64) -> Option<(String, Outcome)> {
+    let sites = duplication_sites(o);
+    let (card, other) = sites.get((pick % sites.len().max(1) as u64) as usize)?;
+    Some(list_again(o, card, other))
+}
+
+/// For each zone with a card, its first card and the zone it is listed in again.
+fn duplication_sites(o: &Outcome) -> Vec<(&String, String)> {
     let zones = destinations(o);
-    let mut out = Vec::new();
-    for (zone, cards) in &o.zones {
-        if let (Some(card), Some(other)) = (cards.first(), zones.iter().find(|z| *z != zone)) {
-            let mut c = o.clone();
-            c.zones.entry(other.clone()).or_default().push(card.clone());
-            out.push((format!("list {card} in {other} too"), c));
-        }
-    }
-    out
+    o.zones
+        .iter()
+        .filter_map(|(zone, cards)| Some((cards.first()?, zones.iter().find(|z| *z != zone)?.clone())))
+        .collect()
+}
+
+fn list_again(o: &Outcome, card: &str, other: &str) -> (String, Outcome) {
+    let mut c = o.clone();
+    c.zones.entry(other.to_string()).or_default().push(card.to_string());
+    (format!("list {card} in {other} too"), c)
 }
 
 /// Single-step changes of an outcome, each with a description.

@@ -15,6 +15,8 @@ mod causes;
 mod compare;
 mod read;
 
+use std::cell::OnceCell;
+
 use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, Outcome};
 use crate::scenario::Setup;
@@ -68,9 +70,7 @@ pub struct Judged {
 pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observables) -> Judged {
     // An outcome that names no trigger kinds is judged without them.
     let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
-    let unmatchable = observables.is_all() && !strip_on && breaks_conservation(setup, observed);
-    let max_replays = if unmatchable { 1 } else { MAX_REPLAYS };
-    let look = Look { observables, strip_on, max_replays };
+    let look = Look { observables, strip_on, setup, observed, unmatchable: OnceCell::new() };
     let mut replays = 0;
     let mut trail: Vec<usize> = Vec::new();
     let mut best: Option<((usize, usize), Verdict)> = None;
@@ -86,7 +86,7 @@ pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observab
             best = Some((score, verdict));
         }
         match next_reading(&trail, &readings) {
-            Some(next) if replays < look.max_replays => trail = next,
+            Some(next) if replays < look.max_replays() => trail = next,
             _ => break best.map_or_else(|| Verdict::Error("the judge made no replay".into()), |(_, v)| v),
         }
     };
@@ -101,8 +101,21 @@ pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observab
 struct Look<'a> {
     observables: &'a Observables,
     strip_on: bool,
-    /// Most replays of this judgement.
-    max_replays: usize,
+    setup: &'a Setup,
+    observed: &'a Outcome,
+    /// Whether no replay can match the observation, worked out only once a replay hasn't
+    /// matched: an observation the first replay accepts never pays for the check.
+    unmatchable: OnceCell<bool>,
+}
+
+impl Look<'_> {
+    /// Most replays of this judgement: one when no replay can match (see `breaks_conservation`).
+    fn max_replays(&self) -> usize {
+        let unmatchable = *self.unmatchable.get_or_init(|| {
+            self.observables.is_all() && !self.strip_on && breaks_conservation(self.setup, self.observed)
+        });
+        if unmatchable { 1 } else { MAX_REPLAYS }
+    }
 }
 
 /// Whether `observed` lists some card more than once across its zones (the stack included), or
@@ -180,7 +193,7 @@ fn judge_reading(
                 if alt == picks[k] {
                     continue;
                 }
-                if *replays >= look.max_replays {
+                if *replays >= look.max_replays() {
                     return (best, best_score, readings);
                 }
                 *replays += 1;

@@ -7,7 +7,7 @@ use arbitrary::Unstructured;
 
 use crate::explore::{Exploration, explore};
 use crate::fuzzing::CheckFailure;
-use crate::fuzzing::corrupt::{corruptions, listed_twice};
+use crate::fuzzing::corrupt::{corruptions, one_listed_twice};
 use crate::fuzzing::decide::{Run, run_with_choices};
 use crate::judge::{Verdict, judge};
 use crate::outcome::concrete::{Membership, concretize};
@@ -40,11 +40,7 @@ pub fn judge_accepts_run(setup: &Setup, legal: &LegalOutcome, seed: u64) -> Resu
             format!("the judge rejects an outcome the simulator produced: {verdict:?}\n{reported:#?}"),
         ));
     }
-    let mut broken = listed_twice(&reported);
-    if !broken.is_empty() {
-        let keep = (seed % broken.len() as u64) as usize;
-        broken = vec![broken.swap_remove(keep)];
-    }
+    let mut broken: Vec<(String, Outcome)> = one_listed_twice(&reported, seed).into_iter().collect();
     if let Some((zone, cards)) = reported.zones.iter().find(|(z, c)| *z != "stack" && !c.is_empty()) {
         let mut lost = reported.clone();
         lost.zones.insert(zone.clone(), cards[1..].to_vec());
