@@ -218,6 +218,9 @@ impl std::error::Error for PartitionError {}
 /// How long the run waits, after the last answer, for output the engine writes after it.
 const LATE_OUTPUT_GRACE: Duration = Duration::from_millis(100);
 
+/// How many loaded scenarios `check` keeps ready ahead of the one the engine is running.
+const LOAD_AHEAD: usize = 8;
+
 /// Runs `files` through the engine. `progress` is told after each scenario (index, total, result).
 pub fn check(
     files: &[PathBuf],
@@ -246,27 +249,44 @@ pub fn check(
             r.gate = opts.baseline.gate(&r.id, r.status);
         }
     };
-    for file in &files {
-        let id = file.display().to_string();
-        let t = Instant::now();
-        let mut r = match load_file(file, pool) {
-            Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
-            Ok(loaded) => session.run(loaded),
-        };
-        blame(&mut scenarios, last_talker, session.late.take());
-        if r.time_ms == 0.0 {
-            r.time_ms = t.elapsed().as_secs_f64() * 1000.0;
-        }
-        r.gate = opts.baseline.gate(&r.id, r.status);
-        if std::mem::take(&mut session.talked) {
-            last_talker = Some(scenarios.len());
-            for r in &scenarios[reported..] {
-                progress(reported, files.len(), r);
-                reported += 1;
+    // Scenarios are read and built on a second thread, a few ahead of the engine: loading (YAML
+    // parsing most of all) was over half of `check`'s own time, and it needs no engine. The
+    // channel is bounded, so at most `LOAD_AHEAD` loaded scenarios wait in memory, and results
+    // keep the order of `files`.
+    std::thread::scope(|scope| {
+        let (loaded_tx, loaded_rx) = std::sync::mpsc::sync_channel(LOAD_AHEAD);
+        let to_load = &files;
+        scope.spawn(move || {
+            for file in to_load {
+                let t = Instant::now();
+                let prepared = load_file(file, pool).map(session::Prepared::new);
+                if loaded_tx.send((prepared, t.elapsed())).is_err() {
+                    break;
+                }
             }
+        });
+        for (file, (loaded, load_time)) in files.iter().zip(loaded_rx) {
+            let id = file.display().to_string();
+            let t = Instant::now();
+            let mut r = match loaded {
+                Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
+                Ok(prepared) => session.run_prepared(prepared),
+            };
+            blame(&mut scenarios, last_talker, session.late.take());
+            if r.time_ms == 0.0 {
+                r.time_ms = (load_time + t.elapsed()).as_secs_f64() * 1000.0;
+            }
+            r.gate = opts.baseline.gate(&r.id, r.status);
+            if std::mem::take(&mut session.talked) {
+                last_talker = Some(scenarios.len());
+                for r in &scenarios[reported..] {
+                    progress(reported, files.len(), r);
+                    reported += 1;
+                }
+            }
+            scenarios.push(r);
         }
-        scenarios.push(r);
-    }
+    });
     // The last answer: a moment for whatever the engine writes after it.
     session.drain_late(LATE_OUTPUT_GRACE);
     blame(&mut scenarios, last_talker, session.late.take());

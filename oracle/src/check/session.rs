@@ -81,6 +81,21 @@ fn precheck(loaded: &Loaded, mk: &dyn Fn(Status, String) -> ScenarioResult) -> O
     }
 }
 
+/// A loaded scenario and, when the oracle can't run it itself, the result that says why: the
+/// work of a scenario that needs no engine, done where `check` loads scenarios.
+pub(super) struct Prepared {
+    loaded: Loaded,
+    refused: Option<ScenarioResult>,
+}
+
+impl Prepared {
+    pub(super) fn new(loaded: Loaded) -> Self {
+        let refused =
+            precheck(&loaded, &|status, message| result(&loaded.id, loaded.scenario.rules.clone(), status, message));
+        Prepared { loaded, refused }
+    }
+}
+
 /// Checks scenarios one at a time as a caller makes them (the `engine_diff` fuzz target): the
 /// same process supervision, protocol and judging as [`check`](super::check), without files or reports.
 pub struct Checker<'a> {
@@ -148,7 +163,16 @@ impl<'a> Session<'a> {
     }
 
     pub(super) fn run(&mut self, loaded: Loaded) -> ScenarioResult {
-        let mut r = self.run_uncut(loaded);
+        let prepared = Prepared::new(loaded);
+        self.run_prepared(prepared)
+    }
+
+    /// [`Session::run`] for a scenario the oracle has already tried itself (on another thread).
+    pub(super) fn run_prepared(&mut self, prepared: Prepared) -> ScenarioResult {
+        let mut r = match prepared.refused {
+            Some(r) => r,
+            None => self.run_uncut(prepared.loaded),
+        };
         cut_result(&mut r, self.opts.limits.max_text_chars);
         r
     }
@@ -157,9 +181,6 @@ impl<'a> Session<'a> {
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
         let mk = |status, message: String| result(&id, rules.clone(), status, message);
-        if let Some(r) = precheck(&loaded, &mk) {
-            return r;
-        }
         if let Err(failure) = self.ensure_started() {
             let mut r = mk(Status::Error, failure.to_string());
             r.stderr_tail = self.engine.stderr_tail();
@@ -313,12 +334,13 @@ impl<'a> Session<'a> {
                 if offers && let Err(problems) = check_offers(&offered, &loaded.setup, loaded.setup.actions.len()) {
                     return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
                 }
+                // Free mode judges without the script; scripted mode needs no copy of the game.
                 let setup = match mode {
-                    Mode::Scripted => loaded.setup.clone(),
+                    Mode::Scripted => std::borrow::Cow::Borrowed(&loaded.setup),
                     Mode::Free => {
                         let mut s = loaded.setup.clone();
                         s.script.clear();
-                        s
+                        std::borrow::Cow::Owned(s)
                     }
                 };
                 let judged = judge_observing(&setup, &outcome, &observables);
