@@ -374,9 +374,18 @@ pub struct Game {
     /// The players (a bit per seat) who searched their own library this turn — the oracle plays
     /// within one turn, so during the scenario (Archive Trap's condition, 118.9).
     pub searched_own_library: u8,
+    /// Each setup object's place in the order of card ids (by [`ObjId`]), so that putting a
+    /// shuffled library in id order compares numbers instead of strings. Objects made during the
+    /// run have none (their slot is past the end).
+    pub id_order: Arc<[u32]>,
 }
 
 impl Game {
+    /// The place of `obj` in the order of card ids, if it was set up with the game.
+    pub fn id_rank(&self, obj: ObjId) -> Option<u32> {
+        self.id_order.get(obj).copied()
+    }
+
     /// Player names, by seat.
     pub fn names(&self) -> Vec<String> {
         self.players.iter().map(|p| p.name.clone()).collect()

@@ -397,7 +397,12 @@ impl Outcome {
     /// This outcome in the canonical form of `fixed`: zones with no cards dropped, library middles
     /// sorted, events in canonical order, `known` lists sorted.
     pub fn canonical(&self, fixed: &BTreeMap<String, FixedPositions>) -> Outcome {
-        let mut out = self.clone();
+        self.clone().into_canonical(fixed)
+    }
+
+    /// [`Outcome::canonical`] without a copy of the outcome.
+    pub fn into_canonical(self, fixed: &BTreeMap<String, FixedPositions>) -> Outcome {
+        let mut out = self;
         out.zones.retain(|_, v| !v.is_empty());
         for (zone, cards) in out.zones.iter_mut() {
             canonical_zone(zone, cards, fixed);
@@ -410,7 +415,7 @@ impl Outcome {
         out.counters.retain(|_, v| *v != 0);
         out.tapped.sort_unstable();
         out.tapped.dedup();
-        out.events = canonical_events(&self.events);
+        out.events = canonical_events(&out.events);
         // 701.20a: revealing (or looking at) no card shows nothing; logged or not, it is the same.
         out.events.retain(|e| {
             !matches!(&e.event, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }

@@ -16,7 +16,12 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
     // The oracle keeps the random middle in a canonical order instead of drawing a permutation:
     // every order is legal, and outcomes compare libraries as sets where positions aren't fixed.
     let mut sorted = cards.clone();
-    sorted.sort_by(|&a, &b| game.objs[a].id.cmp(&game.objs[b].id));
+    // Ids are unique, so ordering by their ranks (numbers) is ordering by the ids themselves.
+    if sorted.iter().all(|&o| game.id_rank(o).is_some_and(|r| r != u32::MAX)) {
+        sorted.sort_unstable_by_key(|&o| game.id_rank(o));
+    } else {
+        sorted.sort_by(|&a, &b| game.objs[a].id.cmp(&game.objs[b].id));
+    }
     *game.zone_mut(zone) = sorted;
     for obj in cards {
         let o = &mut game.objs[obj];

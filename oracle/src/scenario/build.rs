@@ -47,6 +47,7 @@ impl<'a> Builder<'a> {
                 batches: 0,
                 open_batch: None,
                 searched_own_library: 0,
+                id_order: Arc::from(Vec::new()),
             },
             ids: BTreeMap::new(),
             chars: BTreeMap::new(),
@@ -149,6 +150,15 @@ impl<'a> Builder<'a> {
             .map(|(i, d)| self.decision(d, &format!("decisions[{i}]")))
             .collect::<Result<Vec<_>, _>>()?;
         self.check_expectations()?;
+        // Each object's rank in a stable sort by id (the order a shuffle leaves a library in).
+        let objs = &self.game.objs;
+        let mut by_id: Vec<ObjId> = (0..objs.len()).collect();
+        by_id.sort_by(|&a, &b| objs[a].id.cmp(&objs[b].id));
+        let mut id_order = vec![u32::MAX; objs.len()];
+        for (rank, obj) in by_id.into_iter().enumerate() {
+            id_order[obj] = u32::try_from(rank).unwrap_or(u32::MAX);
+        }
+        self.game.id_order = Arc::from(id_order);
         Ok(Setup { game: self.game, actions, script, ids: self.ids })
     }
 

@@ -500,7 +500,7 @@ impl<'d> Sim<'d> {
         }
         let life = self.game.players.iter().map(|p| (p.name.clone(), p.life)).collect();
         let outcome = Outcome { zones, known, life, counters, tapped, events: self.log.clone() };
-        LegalOutcome { outcome: outcome.canonical(&fixed), fixed }
+        LegalOutcome { outcome: outcome.into_canonical(&fixed), fixed }
     }
 }
 
