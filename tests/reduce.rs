@@ -42,8 +42,7 @@ fn every_mutant_catching_scenario_reduces_to_one_that_still_catches_it() {
         let loaded = load_str(path, &source, &pool).expect("the scenario loads");
         let serve = ServeOptions { seed: 0, policy: *policy, mutant: Some(*mutant) };
         let mut engine = ReferenceEngine::new(&check, serve, &pool);
-        let r = reduce(&loaded, &mut engine, &pool, opts, |_| {})
-            .unwrap_or_else(|e| panic!("{path} ({mutant}): {e}"));
+        let r = reduce(&loaded, &mut engine, &pool, opts, |_| {}).unwrap_or_else(|e| panic!("{path} ({mutant}): {e}"));
         let reduced = mtg_oracle::scenario::load_scenario(path, r.reduced.clone(), &pool)
             .unwrap_or_else(|e| panic!("{path} ({mutant}): the reduced scenario doesn't load: {e}"));
         let again = engine.probe(reduced);
@@ -96,7 +95,8 @@ fn a_scenario_the_engine_passes_is_not_reduced() {
     let source = std::fs::read_to_string(repo_root().join(path)).expect("the scenario file");
     let loaded = load_str(path, &source, &pool).expect("loads");
     let mut engine = ReferenceEngine::new(&check, ServeOptions::default(), &pool);
-    let err = reduce(&loaded, &mut engine, &pool, ReduceOptions::default(), |_| {}).expect_err("PASS: nothing to reduce");
+    let err =
+        reduce(&loaded, &mut engine, &pool, ReduceOptions::default(), |_| {}).expect_err("PASS: nothing to reduce");
     assert_eq!(err.status, Status::Pass);
 }
 

@@ -41,16 +41,25 @@ pub fn never_assertions(engine: &Outcome, legal: &[LegalOutcome]) -> Vec<Asserti
     let observed = LegalOutcome { outcome: engine.clone(), fixed: BTreeMap::new() };
     let no_names = |_: &str| Vec::new();
     let mut candidates: Vec<Assertion> = Vec::new();
-    let kinds: BTreeSet<&str> =
-        engine.events.iter().map(|e| e.event.kind()).chain(legal.iter().flat_map(|l| l.outcome.events.iter().map(|e| e.event.kind()))).collect();
+    let kinds: BTreeSet<&str> = engine
+        .events
+        .iter()
+        .map(|e| e.event.kind())
+        .chain(legal.iter().flat_map(|l| l.outcome.events.iter().map(|e| e.event.kind())))
+        .collect();
     let players: Vec<&String> = engine.life.keys().collect();
     for kind in &kinds {
         for player in players.iter().map(|p| Some((*p).clone())).chain([None]) {
-            let probe =
-                Assertion::Events { kind: kind.to_string(), player: player.clone(), card: None, zone: None, library_top: None, count: 0 };
-            let count = (0..=engine.events.len())
-                .find(|&n| holds(&with_count(&probe, n), &observed, &no_names))
-                .unwrap_or(0);
+            let probe = Assertion::Events {
+                kind: kind.to_string(),
+                player: player.clone(),
+                card: None,
+                zone: None,
+                library_top: None,
+                count: 0,
+            };
+            let count =
+                (0..=engine.events.len()).find(|&n| holds(&with_count(&probe, n), &observed, &no_names)).unwrap_or(0);
             candidates.push(with_count(&probe, count));
         }
     }
@@ -182,7 +191,11 @@ fn distance(engine: &Outcome, legal: &Outcome) -> usize {
     };
     let (a, b) = (counts(engine), counts(legal));
     let kinds: BTreeSet<&&str> = a.keys().chain(b.keys()).collect();
-    zone_diffs + kinds.iter().map(|k| a.get(**k).copied().unwrap_or(0).abs_diff(b.get(**k).copied().unwrap_or(0))).sum::<usize>()
+    zone_diffs
+        + kinds
+            .iter()
+            .map(|k| a.get(**k).copied().unwrap_or(0).abs_diff(b.get(**k).copied().unwrap_or(0)))
+            .sum::<usize>()
 }
 
 /// The engine's outcome beside the `shown` closest legal outcomes, one row per zone, per card
@@ -217,16 +230,16 @@ pub fn side_by_side(engine: &Outcome, legal: &[LegalOutcome], shown: usize) -> S
     }
     const CELL: usize = 36;
     let cut = |s: &str| {
-        if s.chars().count() > CELL { format!("{}…", s.chars().take(CELL - 1).collect::<String>()) } else { s.to_string() }
+        if s.chars().count() > CELL {
+            format!("{}…", s.chars().take(CELL - 1).collect::<String>())
+        } else {
+            s.to_string()
+        }
     };
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| rows.iter().map(|r| cut(&r[c]).chars().count()).max().unwrap_or(0))
-        .collect();
-    let mut out = format!(
-        "the engine's outcome beside the {} closest of {} legal outcome(s):\n",
-        closest.len(),
-        legal.len()
-    );
+    let widths: Vec<usize> =
+        (0..rows[0].len()).map(|c| rows.iter().map(|r| cut(&r[c]).chars().count()).max().unwrap_or(0)).collect();
+    let mut out =
+        format!("the engine's outcome beside the {} closest of {} legal outcome(s):\n", closest.len(), legal.len());
     for (n, row) in rows.iter().enumerate() {
         let mark = if n == 0 {
             " "
@@ -235,8 +248,7 @@ pub fn side_by_side(engine: &Outcome, legal: &[LegalOutcome], shown: usize) -> S
         } else {
             "≠"
         };
-        let cells: Vec<String> =
-            row.iter().zip(&widths).map(|(cell, w)| format!("{:w$}", cut(cell), w = *w)).collect();
+        let cells: Vec<String> = row.iter().zip(&widths).map(|(cell, w)| format!("{:w$}", cut(cell), w = *w)).collect();
         out.push_str(&format!("{mark} {}\n", cells.join("  ").trim_end()));
     }
     out

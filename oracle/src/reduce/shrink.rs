@@ -132,7 +132,8 @@ pub fn candidates(s: &Scenario) -> Vec<Scenario> {
             let mut c = s.clone();
             let name = c.players.remove(i).name;
             // Permanents and exiled cards the player owned or controlled leave with them.
-            let theirs = |card: &CardSetup| card.owner.as_deref() == Some(&name) || card.controller.as_deref() == Some(&name);
+            let theirs =
+                |card: &CardSetup| card.owner.as_deref() == Some(&name) || card.controller.as_deref() == Some(&name);
             c.battlefield.retain(|card| !theirs(card));
             c.exile.retain(|card| !theirs(card));
             out.push(c);

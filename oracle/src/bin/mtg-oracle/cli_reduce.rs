@@ -67,7 +67,13 @@ pub fn reduce_file(
     let loaded = load_file(file, pool).map_err(|e| error(e.to_string()))?;
     let progress = std::io::stderr().is_terminal() && std::env::var_os("CI").is_none();
     let mut engine = ProcessEngine::new(check);
-    let _ = writeln!(out_text, "reducing {} (seed {}; replay with --seed {})", report::terminal_safe(&loaded.id), opts.seed, opts.seed);
+    let _ = writeln!(
+        out_text,
+        "reducing {} (seed {}; replay with --seed {})",
+        report::terminal_safe(&loaded.id),
+        opts.seed,
+        opts.seed
+    );
     let reduction = reduce(&loaded, &mut engine, pool, opts, |p| {
         if progress {
             eprint!("\r\x1b[K[{} candidates] size {} → {}", p.tried, p.original_size, p.size);
@@ -167,7 +173,8 @@ pub fn reduce_unexpected_failures(
                 let _ = writeln!(stdout, "reduce {}: {}", report::terminal_safe(&r.id), report::terminal_safe(&e));
             }
             Err(ReduceFailure::Error(e)) => {
-                let _ = writeln!(stdout, "reduce {}: error: {}", report::terminal_safe(&r.id), report::terminal_safe(&e));
+                let _ =
+                    writeln!(stdout, "reduce {}: error: {}", report::terminal_safe(&r.id), report::terminal_safe(&e));
                 code = 2;
             }
         }
