@@ -104,8 +104,11 @@ pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
         }
         Assertion::Shuffled { player } => {
             let zone = format!("{player}.library");
-            let shuffles =
-                o.events.iter().filter(|e| matches!(&e.event, Event::Shuffled { library } if library == player)).count();
+            let shuffles = o
+                .events
+                .iter()
+                .filter(|e| matches!(&e.event, Event::Shuffled { library } if library == player))
+                .count();
             let fixed = outcome.fixed.get(&zone).cloned().unwrap_or_default();
             format!(
                 "{shuffles} shuffle(s) of {zone}; {} of its {} card(s) fixed from the top, {} from the bottom",
@@ -121,7 +124,9 @@ pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
             Some(l) => format!("{player}'s life is {l}"),
             None => format!("no life total for `{player}`"),
         },
-        Assertion::Counters { card, .. } => format!("`{card}` has {} counter(s)", o.counters.get(card).copied().unwrap_or(0)),
+        Assertion::Counters { card, .. } => {
+            format!("`{card}` has {} counter(s)", o.counters.get(card).copied().unwrap_or(0))
+        }
         Assertion::Tapped { .. } => format!("tapped: {}", quoted_list(&o.tapped)),
         Assertion::SearchOrder { .. } => {
             let order: Vec<String> = o
@@ -135,10 +140,14 @@ pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
             format!("searches in order: {}", quoted_list(&order))
         }
         Assertion::Events { kind, player, card, zone, library_top, .. } => {
-            let of_kind: Vec<&crate::outcome::LoggedEvent> = o.events.iter().filter(|e| e.event.kind() == kind).collect();
+            let of_kind: Vec<&crate::outcome::LoggedEvent> =
+                o.events.iter().filter(|e| e.event.kind() == kind).collect();
             if of_kind.is_empty() {
                 let kinds: std::collections::BTreeSet<&str> = o.events.iter().map(|e| e.event.kind()).collect();
-                return format!("no `{kind}` event; logged kinds: {}", kinds.into_iter().collect::<Vec<_>>().join(", "));
+                return format!(
+                    "no `{kind}` event; logged kinds: {}",
+                    kinds.into_iter().collect::<Vec<_>>().join(", ")
+                );
             }
             // Which of the given fields each event fails.
             let misses = |e: &Event| -> Vec<&'static str> {
@@ -152,7 +161,9 @@ pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
                 if zone.as_ref().is_some_and(|z| !matches!(e, Event::Searched { zones, .. } if zones.contains(z))) {
                     m.push("zone");
                 }
-                if library_top.is_some_and(|n| !matches!(e, Event::Searched { library_top: t, .. } if t.unwrap_or(0) == n)) {
+                if library_top
+                    .is_some_and(|n| !matches!(e, Event::Searched { library_top: t, .. } if t.unwrap_or(0) == n))
+                {
                     m.push("library_top");
                 }
                 m
@@ -241,7 +252,8 @@ pub fn check(
     }
     for (i, a) in e.sometimes.iter().enumerate() {
         if !outcomes.iter().any(|o| holds(a, o, names_of)) {
-            let seen = outcomes.first().map(|o| format!(" (in legal outcome #1: {})", looked_at(a, o))).unwrap_or_default();
+            let seen =
+                outcomes.first().map(|o| format!(" (in legal outcome #1: {})", looked_at(a, o))).unwrap_or_default();
             failures.push((format!("expect.sometimes[{i}]"), format!("holds in no legal outcome{seen}")));
         }
     }
@@ -326,6 +338,80 @@ mod tests {
         let m: Vec<&str> = f.iter().map(|(_, m)| m.as_str()).collect();
         assert!(m[0].contains("`island` is in Alice.hand; Alice.library holds [\"forest\"]"), "{m:?}");
         assert!(m.iter().any(|m| m.starts_with("holds in legal outcome #1: `island` is in Alice.hand")), "{m:?}");
-        assert!(m.iter().any(|m| m.starts_with("holds in no legal outcome (in legal outcome #1: no `revealed` event")), "{m:?}");
+        assert!(
+            m.iter().any(|m| m.starts_with("holds in no legal outcome (in legal outcome #1: no `revealed` event")),
+            "{m:?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod idiom_tests {
+    use std::collections::BTreeMap;
+
+    use super::holds;
+    use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
+    use crate::scenario::format::Assertion;
+
+    fn outcome(events: Vec<Event>) -> LegalOutcome {
+        let events = events.into_iter().map(|event| LoggedEvent { step: 1, event }).collect();
+        LegalOutcome { outcome: Outcome { events, ..Outcome::default() }, fixed: BTreeMap::new() }
+    }
+
+    fn events(kind: &str, player: &str, count: usize) -> Assertion {
+        Assertion::Events {
+            kind: kind.into(),
+            player: Some(player.into()),
+            card: None,
+            zone: None,
+            library_top: None,
+            count,
+        }
+    }
+
+    fn searched(player: &str) -> Event {
+        Event::Searched {
+            player: player.into(),
+            zones: vec![format!("{player}.library")],
+            found: Vec::new(),
+            library_top: None,
+        }
+    }
+
+    /// docs/authoring.md, "Who `player` is": for `triggered`, the ability's controller.
+    #[test]
+    fn triggered_player_is_the_controller() {
+        let o = outcome(vec![Event::Triggered {
+            source: "ob-nixilis".into(),
+            controller: "Bob".into(),
+            on: "searched_library".into(),
+            player: Some("Alice".into()),
+            targets: Vec::new(),
+        }]);
+        let none = |_: &str| Vec::new();
+        assert!(holds(&events("triggered", "Bob", 1), &o, &none));
+        assert!(holds(&events("triggered", "Alice", 0), &o, &none));
+    }
+
+    /// docs/authoring.md, "Groups of players": one searched/shuffled pair per player.
+    #[test]
+    fn per_player_pairs_catch_a_searcher_who_did_not_shuffle() {
+        let none = |_: &str| Vec::new();
+        let idiom = [
+            events("searched", "Alice", 1),
+            events("shuffled", "Alice", 1),
+            events("searched", "Bob", 1),
+            events("shuffled", "Bob", 1),
+        ];
+        let both = outcome(vec![
+            searched("Alice"),
+            searched("Bob"),
+            Event::Shuffled { library: "Alice".into() },
+            Event::Shuffled { library: "Bob".into() },
+        ]);
+        assert!(idiom.iter().all(|a| holds(a, &both, &none)));
+        let bob_forgot = outcome(vec![searched("Alice"), searched("Bob"), Event::Shuffled { library: "Alice".into() }]);
+        let failing: Vec<&Assertion> = idiom.iter().filter(|a| !holds(a, &bob_forgot, &none)).collect();
+        assert_eq!(failing, [&idiom[3]]);
     }
 }
