@@ -102,19 +102,18 @@ pub fn unpin_ids(s: &Scenario) -> Scenario {
     for c in zone_lists_mut(&mut out).into_iter().flatten() {
         c.id = None;
     }
-    // Restoring one id can shift another card's default, so repeat until every id is as wanted
-    // (at most once per card: each round restores at least one).
+    // Restoring one id can shift another card's default, so one id is restored per round, the
+    // first that differs, until every id is as wanted (at most one round per card).
     for _ in 0..=want.len() {
         let got = effective_ids(&out);
-        let mut changed = false;
-        for ((c, got), want) in zone_lists_mut(&mut out).into_iter().flatten().zip(got).zip(&want) {
-            if c.id.is_none() && got != *want {
-                c.id = Some(want.clone());
-                changed = true;
-            }
-        }
-        if !changed {
-            return out;
+        let first_wrong = zone_lists_mut(&mut out)
+            .into_iter()
+            .flatten()
+            .zip(got.iter().zip(&want))
+            .find(|(_, (got, want))| got != want);
+        match first_wrong {
+            None => return out,
+            Some((card, (_, want))) => card.id = Some(want.clone()),
         }
     }
     s.clone()
