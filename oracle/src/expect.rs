@@ -79,6 +79,112 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
     }
 }
 
+/// What an assertion looked at in one outcome, for a failure message: the zone's cards, where the
+/// card is, the events of that kind and the closest near-miss among them (an event that differs
+/// in one field only), and so on.
+pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
+    let o = &outcome.outcome;
+    let cards_in = |zone: &str| quoted_list(o.zones.get(zone).map_or(&[][..], Vec::as_slice));
+    match assertion {
+        Assertion::Zone { card, zone } => {
+            let at = o.zones.iter().find(|(_, cs)| cs.contains(card)).map(|(z, _)| z.as_str());
+            match at {
+                Some(at) if at == zone => format!("`{card}` is in {zone}"),
+                Some(at) => format!("`{card}` is in {at}; {zone} holds {}", cards_in(zone)),
+                None => format!("`{card}` is in no zone; {zone} holds {}", cards_in(zone)),
+            }
+        }
+        Assertion::Count { zone, .. } => {
+            format!("{zone} holds {} card(s): {}", o.zones.get(zone).map_or(0, Vec::len), cards_in(zone))
+        }
+        Assertion::Top { player, .. } => {
+            let zone = format!("{player}.library");
+            let fixed = outcome.fixed.get(&zone).map_or(0, |f| f.top());
+            format!("{zone} is {} with {fixed} position(s) fixed from the top", cards_in(&zone))
+        }
+        Assertion::Shuffled { player } => {
+            let zone = format!("{player}.library");
+            let shuffles = o
+                .events
+                .iter()
+                .filter(|e| matches!(&e.event, Event::Shuffled { library } if library == player))
+                .count();
+            let fixed = outcome.fixed.get(&zone).cloned().unwrap_or_default();
+            format!(
+                "{shuffles} shuffle(s) of {zone}; {} of its {} card(s) fixed from the top, {} from the bottom",
+                fixed.top(),
+                o.zones.get(&zone).map_or(0, Vec::len),
+                fixed.bottom()
+            )
+        }
+        Assertion::Known { card, .. } => {
+            format!("`{card}` is known to {}", quoted_list(o.known.get(card).map_or(&[][..], Vec::as_slice)))
+        }
+        Assertion::Life { player, .. } => match o.life.get(player) {
+            Some(l) => format!("{player}'s life is {l}"),
+            None => format!("no life total for `{player}`"),
+        },
+        Assertion::Counters { card, .. } => {
+            format!("`{card}` has {} counter(s)", o.counters.get(card).copied().unwrap_or(0))
+        }
+        Assertion::Tapped { .. } => format!("tapped: {}", quoted_list(&o.tapped)),
+        Assertion::SearchOrder { .. } => {
+            let order: Vec<String> = o
+                .events
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::Searched { player, .. } => Some(player.clone()),
+                    _ => None,
+                })
+                .collect();
+            format!("searches in order: {}", quoted_list(&order))
+        }
+        Assertion::Events { kind, player, card, zone, library_top, .. } => {
+            let of_kind: Vec<&crate::outcome::LoggedEvent> =
+                o.events.iter().filter(|e| e.event.kind() == kind).collect();
+            if of_kind.is_empty() {
+                let kinds: std::collections::BTreeSet<&str> = o.events.iter().map(|e| e.event.kind()).collect();
+                return format!(
+                    "no `{kind}` event; logged kinds: {}",
+                    kinds.into_iter().collect::<Vec<_>>().join(", ")
+                );
+            }
+            // Which of the given fields each event fails.
+            let misses = |e: &Event| -> Vec<&'static str> {
+                let mut m = Vec::new();
+                if player.as_ref().is_some_and(|p| actor(e).as_deref() != Some(p.as_str())) {
+                    m.push("player");
+                }
+                if card.as_ref().is_some_and(|c| !cards_of(e).contains(c)) {
+                    m.push("card");
+                }
+                if zone.as_ref().is_some_and(|z| !matches!(e, Event::Searched { zones, .. } if zones.contains(z))) {
+                    m.push("zone");
+                }
+                if library_top
+                    .is_some_and(|n| !matches!(e, Event::Searched { library_top: t, .. } if t.unwrap_or(0) == n))
+                {
+                    m.push("library_top");
+                }
+                m
+            };
+            let matching = of_kind.iter().filter(|e| misses(&e.event).is_empty()).count();
+            let shown: Vec<String> = of_kind.iter().take(5).map(|e| event_text(e)).collect();
+            let more = if of_kind.len() > 5 { format!(" (and {} more)", of_kind.len() - 5) } else { String::new() };
+            let mut text = format!("{matching} matching event(s); `{kind}` events: {}{more}", shown.join("; "));
+            if let Some((e, m)) = of_kind.iter().map(|e| (e, misses(&e.event))).find(|(_, m)| m.len() == 1) {
+                text.push_str(&format!("; closest: {} (differs in `{}`)", event_text(e), m[0]));
+            }
+            text
+        }
+    }
+}
+
+/// An event as the outcome JSON shows it.
+fn event_text(e: &crate::outcome::LoggedEvent) -> String {
+    serde_json::to_string(e).unwrap_or_default()
+}
+
 fn actor(e: &Event) -> Option<String> {
     match e {
         Event::Cast { player, .. }
@@ -140,17 +246,21 @@ pub fn check(
     }
     for (i, a) in e.always.iter().enumerate() {
         if let Some(bad) = outcomes.iter().position(|o| !holds(a, o, names_of)) {
-            failures.push((format!("expect.always[{i}]"), format!("fails in legal outcome #{}", bad + 1)));
+            let seen = looked_at(a, outcomes[bad]);
+            failures.push((format!("expect.always[{i}]"), format!("fails in legal outcome #{}: {seen}", bad + 1)));
         }
     }
     for (i, a) in e.sometimes.iter().enumerate() {
         if !outcomes.iter().any(|o| holds(a, o, names_of)) {
-            failures.push((format!("expect.sometimes[{i}]"), "holds in no legal outcome".to_string()));
+            let seen =
+                outcomes.first().map(|o| format!(" (in legal outcome #1: {})", looked_at(a, o))).unwrap_or_default();
+            failures.push((format!("expect.sometimes[{i}]"), format!("holds in no legal outcome{seen}")));
         }
     }
     for (i, a) in e.never.iter().enumerate() {
         if let Some(bad) = outcomes.iter().position(|o| holds(a, o, names_of)) {
-            failures.push((format!("expect.never[{i}]"), format!("holds in legal outcome #{}", bad + 1)));
+            let seen = looked_at(a, outcomes[bad]);
+            failures.push((format!("expect.never[{i}]"), format!("holds in legal outcome #{}: {seen}", bad + 1)));
         }
     }
     if let Some(fin) = &e.final_zones {
@@ -188,4 +298,120 @@ pub fn check(
         }
     }
     failures
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cards::CardPool;
+    use crate::explore::explore;
+    use crate::scenario::load_str;
+
+    /// Failures from `expect` lines that are wrong on purpose.
+    fn failures(expect: &str) -> Vec<(String, String)> {
+        let text = format!(
+            "title: t\nrules: ['701.23a']\nsource: {{kind: clause, reference: '701.23a'}}\n\
+             players:\n  - name: Alice\n    library: [Forest, Island]\n    hand: [Demonic Tutor]\n  - name: Bob\n\
+             steps:\n  - cast: {{player: Alice, card: demonic-tutor}}\n  - resolve\n\
+             decisions:\n  - search: {{player: Alice, find: [island]}}\n{expect}"
+        );
+        let pool = CardPool::bundled().expect("pool");
+        let loaded = load_str("t.yaml", &text, &pool).expect("loads");
+        let x = explore(&loaded.setup, 1000).expect("explores");
+        super::check(&loaded.scenario, &x, &|_| Vec::new())
+    }
+
+    #[test]
+    fn a_failed_event_count_shows_the_events_of_that_kind_and_the_near_miss() {
+        let f = failures("expect:\n  always:\n    - events: {kind: shuffled, player: Bob, count: 1}\n");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "expect.always[0]");
+        let m = &f[0].1;
+        assert!(m.starts_with("fails in legal outcome #1: 0 matching event(s); `shuffled` events: "), "{m}");
+        assert!(m.contains("\"library\":\"Alice\"") && m.contains("differs in `player`"), "{m}");
+    }
+
+    #[test]
+    fn a_failed_zone_assertion_shows_where_the_card_is_and_what_the_zone_holds() {
+        let f = failures(
+            "expect:\n  always:\n    - zone: {card: island, zone: Alice.library}\n  never:\n    - zone: {card: island, zone: Alice.hand}\n  sometimes:\n    - events: {kind: revealed, count: 1}\n",
+        );
+        let m: Vec<&str> = f.iter().map(|(_, m)| m.as_str()).collect();
+        assert!(m[0].contains("`island` is in Alice.hand; Alice.library holds [\"forest\"]"), "{m:?}");
+        assert!(m.iter().any(|m| m.starts_with("holds in legal outcome #1: `island` is in Alice.hand")), "{m:?}");
+        assert!(
+            m.iter().any(|m| m.starts_with("holds in no legal outcome (in legal outcome #1: no `revealed` event")),
+            "{m:?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod idiom_tests {
+    use std::collections::BTreeMap;
+
+    use super::holds;
+    use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
+    use crate::scenario::format::Assertion;
+
+    fn outcome(events: Vec<Event>) -> LegalOutcome {
+        let events = events.into_iter().map(|event| LoggedEvent { step: 1, event }).collect();
+        LegalOutcome { outcome: Outcome { events, ..Outcome::default() }, fixed: BTreeMap::new() }
+    }
+
+    fn events(kind: &str, player: &str, count: usize) -> Assertion {
+        Assertion::Events {
+            kind: kind.into(),
+            player: Some(player.into()),
+            card: None,
+            zone: None,
+            library_top: None,
+            count,
+        }
+    }
+
+    fn searched(player: &str) -> Event {
+        Event::Searched {
+            player: player.into(),
+            zones: vec![format!("{player}.library")],
+            found: Vec::new(),
+            library_top: None,
+        }
+    }
+
+    /// docs/authoring.md, "Who `player` is": for `triggered`, the ability's controller.
+    #[test]
+    fn triggered_player_is_the_controller() {
+        let o = outcome(vec![Event::Triggered {
+            source: "ob-nixilis".into(),
+            controller: "Bob".into(),
+            on: "searched_library".into(),
+            player: Some("Alice".into()),
+            targets: Vec::new(),
+        }]);
+        let none = |_: &str| Vec::new();
+        assert!(holds(&events("triggered", "Bob", 1), &o, &none));
+        assert!(holds(&events("triggered", "Alice", 0), &o, &none));
+    }
+
+    /// docs/authoring.md, "Groups of players": one searched/shuffled pair per player.
+    #[test]
+    fn per_player_pairs_catch_a_searcher_who_did_not_shuffle() {
+        let none = |_: &str| Vec::new();
+        let idiom = [
+            events("searched", "Alice", 1),
+            events("shuffled", "Alice", 1),
+            events("searched", "Bob", 1),
+            events("shuffled", "Bob", 1),
+        ];
+        let both = outcome(vec![
+            searched("Alice"),
+            searched("Bob"),
+            Event::Shuffled { library: "Alice".into() },
+            Event::Shuffled { library: "Bob".into() },
+        ]);
+        assert!(idiom.iter().all(|a| holds(a, &both, &none)));
+        let bob_forgot = outcome(vec![searched("Alice"), searched("Bob"), Event::Shuffled { library: "Alice".into() }]);
+        let failing: Vec<&Assertion> = idiom.iter().filter(|a| !holds(a, &bob_forgot, &none)).collect();
+        assert_eq!(failing, [&idiom[3]]);
+    }
 }

@@ -43,7 +43,8 @@
 //! - [`protocol`], [`serve`], [`check`]: the engine protocol, the reference engine, checking an
 //!   engine;
 //! - [`coverage`]: the rules index and which scenarios cover it;
-//! - [`fuzzing`]: generators and checkers behind the fuzz targets.
+//! - [`fuzzing`]: generators and checkers behind the fuzz targets;
+//! - [`reduce`]: from an engine's FAIL to the smallest scenario that still shows it.
 
 #![warn(missing_docs)]
 
@@ -60,6 +61,7 @@ pub mod observables;
 pub mod offers;
 pub mod outcome;
 pub mod protocol;
+pub mod reduce;
 pub mod rules;
 pub mod runner;
 pub mod scenario;

@@ -34,6 +34,7 @@ const LAYER_ORDER: &[&str] = &[
     "check",
     "coverage",
     "fuzzing",
+    "reduce",
 ];
 
 const BEGIN: &str = "<!-- module-graph:begin -->";

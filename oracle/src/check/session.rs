@@ -66,6 +66,9 @@ pub(super) struct Session<'a> {
     /// Output the engine wrote after an answer, with its stderr since that scenario was sent:
     /// for the caller to charge to the scenario that answered.
     pub(super) late: Option<(String, Vec<String>)>,
+    /// The outcome of the last answer judged illegal (FAIL), kept for `reduce` to show and to
+    /// draft `never:` from.
+    last_failing_outcome: Option<crate::outcome::Outcome>,
     opts: &'a CheckOptions,
 }
 
@@ -113,6 +116,18 @@ impl<'a> Checker<'a> {
         self.session.run(loaded)
     }
 
+    /// The engine as its `hello` introduced it (`None` before it has run a scenario, or if it
+    /// never introduced itself).
+    pub fn engine_info(&self) -> Option<&EngineInfo> {
+        self.session.hello.as_ref().map(|(info, _)| info)
+    }
+
+    /// The outcome the engine reported for the last scenario checked, if that scenario FAILed
+    /// (its answer was judged illegal); `None` for any other status.
+    pub fn last_failing_outcome(&self) -> Option<&crate::outcome::Outcome> {
+        self.session.last_failing_outcome.as_ref()
+    }
+
     /// Runs one scenario through the reference engine in this process (what `mtg-oracle serve`
     /// with `serve` options would answer, without a process per scenario) and judges the answer
     /// exactly as an external engine's.
@@ -125,6 +140,7 @@ impl<'a> Checker<'a> {
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
         let mk = |status, message: String| result(&id, rules.clone(), status, message);
+        self.session.last_failing_outcome = None;
         if let Some(r) = precheck(&loaded, &mk) {
             return r;
         }
@@ -158,6 +174,7 @@ impl<'a> Session<'a> {
             last_seq: None,
             talked: false,
             late: None,
+            last_failing_outcome: None,
             opts,
         }
     }
@@ -178,6 +195,7 @@ impl<'a> Session<'a> {
     }
 
     fn run_uncut(&mut self, loaded: Loaded) -> ScenarioResult {
+        self.last_failing_outcome = None;
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
         let mk = |status, message: String| result(&id, rules.clone(), status, message);
@@ -356,6 +374,7 @@ impl<'a> Session<'a> {
                 let mut r = match verdict {
                     Verdict::Legal => mk(Status::Pass, String::new()),
                     Verdict::Illegal(diffs) => {
+                        self.last_failing_outcome = Some(outcome);
                         let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
                         r.verdict = diffs.iter().map(Verdict1::from).collect();
                         r

@@ -51,7 +51,7 @@ impl From<PolicyArg> for Policy {
 const MAX_TIMEOUT_SECONDS: f64 = 365.0 * 86_400.0;
 
 /// A time limit in seconds: a positive, finite number no larger than [`MAX_TIMEOUT_SECONDS`].
-fn parse_seconds(text: &str) -> Result<f64, String> {
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
     let bad = || format!("expected a positive number of seconds, at most {MAX_TIMEOUT_SECONDS}");
     let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
     if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_TIMEOUT_SECONDS { Ok(seconds) } else { Err(bad()) }
@@ -129,6 +129,10 @@ pub struct CheckArgs {
     /// No progress display, even on a terminal.
     #[arg(long, short)]
     quiet: bool,
+    /// Reduce every unexpected FAIL to a minimal scenario (as `mtg-oracle reduce` does) and
+    /// write it to this folder.
+    #[arg(long)]
+    reduce: Option<PathBuf>,
 }
 
 fn clock_seed() -> u64 {
@@ -251,6 +255,9 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         }
     }
     let _ = writeln!(stdout, "{}", report::summary(&run));
+    if let Some(dir) = &args.reduce {
+        code = code.max(crate::cli_reduce::reduce_unexpected_failures(&run, &opts, args.seed.unwrap_or(0), dir, pool));
+    }
     ExitCode::from(code.max(run.exit_code()))
 }
 

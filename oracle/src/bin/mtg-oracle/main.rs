@@ -1,6 +1,7 @@
 //! The `mtg-oracle` command line.
 
 mod cli_check;
+mod cli_reduce;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -115,6 +116,13 @@ enum Command {
         #[arg(long, default_value = "scenarios/regressions")]
         out: PathBuf,
     },
+    /// Reduce a scenario an engine FAILs on to the smallest one it still FAILs on, with the same
+    /// clause named first (players, cards, steps and decisions dropped, cards made vanilla).
+    ///
+    /// Writes `engine-bug-<engine>-<clause>-<hash>.yaml` with expectations drafted from the oracle
+    /// (to review) and prints the engine's outcome beside the legal ones. Exit status: 0 when
+    /// written, 1 when the engine doesn't FAIL on the scenario, 2 on an error.
+    Reduce(cli_reduce::ReduceArgs),
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -156,6 +164,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cli_check::check(args, &pool),
         Command::Serve(args) => cli_check::serve(args, &pool),
         Command::Mutants(args) => cli_check::mutants(args, &pool),
+        Command::Reduce(args) => cli_reduce::reduce_cmd(args, &pool),
         Command::Promote { artifact, target, out } => promote_cmd(&artifact, target.as_deref(), &out),
         Command::Schema { kind } => {
             let schema = match kind {
