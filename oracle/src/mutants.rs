@@ -261,7 +261,12 @@ impl Mutant {
     pub fn only_in_offers(self) -> bool {
         matches!(
             self,
-            Mutant::OffersBelowMindcensorWindow | Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered
+            Mutant::OffersBelowMindcensorWindow
+                | Mutant::LobotomyOffersBasicLands
+                | Mutant::MaySearchNotOffered
+                // Who makes a search's choice shows only in who is offered it: the cards that may
+                // be found are the same (outcomes differ only where a script names the chooser).
+                | Mutant::OppositionAgentSearcherChooses
         )
     }
 
