@@ -108,11 +108,17 @@ pub enum Mutant {
     /// A search limited to the top cards of a library (Aven Mindcensor) isn't counted as the
     /// player having searched their library, so Archive Trap's alternative cost is refused.
     TrapIgnoresCappedSearch,
+    /// Opposition Agent is ignored when an opponent searches: the searcher makes their own
+    /// choices of what to find.
+    OppositionAgentSearcherChooses,
+    /// Opposition Agent's exile is ignored: the cards an opponent's search finds go where the
+    /// instruction says.
+    OppositionAgentExileIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 35] = [
+    pub const ALL: [Mutant; 37] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -148,6 +154,8 @@ impl Mutant {
         Mutant::SearchBanIgnored,
         Mutant::BannedSearchSkipsShuffle,
         Mutant::TrapIgnoresCappedSearch,
+        Mutant::OppositionAgentSearcherChooses,
+        Mutant::OppositionAgentExileIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -188,6 +196,8 @@ impl Mutant {
             Mutant::SearchBanIgnored => "search-ban-ignored",
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
+            Mutant::OppositionAgentSearcherChooses => "opposition-agent-searcher-chooses",
+            Mutant::OppositionAgentExileIgnored => "opposition-agent-exile-ignored",
         }
     }
 
@@ -237,6 +247,12 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => {
                 "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
             }
+            Mutant::OppositionAgentSearcherChooses => {
+                "Opposition Agent's controller doesn't get the choice: an opponent searching their library chooses"
+            }
+            Mutant::OppositionAgentExileIgnored => {
+                "cards an opponent finds under Opposition Agent go where the search says instead of into exile"
+            }
         }
     }
 
@@ -245,7 +261,12 @@ impl Mutant {
     pub fn only_in_offers(self) -> bool {
         matches!(
             self,
-            Mutant::OffersBelowMindcensorWindow | Mutant::LobotomyOffersBasicLands | Mutant::MaySearchNotOffered
+            Mutant::OffersBelowMindcensorWindow
+                | Mutant::LobotomyOffersBasicLands
+                | Mutant::MaySearchNotOffered
+                // Who makes a search's choice shows only in who is offered it: the cards that may
+                // be found are the same (outcomes differ only where a script names the chooser).
+                | Mutant::OppositionAgentSearcherChooses
         )
     }
 
@@ -285,6 +306,8 @@ impl Mutant {
             Mutant::SearchBanIgnored => "101.2",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
+            Mutant::OppositionAgentSearcherChooses => "723.5",
+            Mutant::OppositionAgentExileIgnored => "614.1a",
         }
     }
 

@@ -108,6 +108,9 @@ pub struct Legal {
     pub forced: bool,
     /// For a name choice: the kind of card named (201.4).
     pub name_filter: Option<crate::cards::instructions::Filter>,
+    /// For a search whose choices another player makes (723.5, Opposition Agent): the name of
+    /// the player searching; the offer belongs to the player controlling them.
+    pub controlled_searcher: Option<String>,
 }
 
 /// The legal options at `decision`, or `None` for a kind of decision that isn't compared.
@@ -135,6 +138,7 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
         searcher: player,
         forced,
         name_filter: None,
+        controlled_searcher: None,
     };
     Some(match decision {
         Decision::May { .. } => mk(OfferKind::May, Vec::new(), None, None, false),
@@ -152,7 +156,7 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
             legal.name_filter = Some(filter.clone());
             legal
         }
-        Decision::Find { parts, cap, joint_min, looked_at, .. } => {
+        Decision::Find { searcher, chooser, parts, cap, joint_min, looked_at, .. } => {
             let union: BTreeSet<usize> = parts.iter().flat_map(|p| p.candidates.iter().copied()).collect();
             let cards: Vec<usize> = union.iter().copied().collect();
             let min = if *joint_min > 0 { *joint_min } else { parts.iter().map(|p| p.min).sum() };
@@ -160,6 +164,11 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
             let mut legal = mk(OfferKind::Search, ids(&cards), Some(min), Some(max), min == max && max == union.len());
             legal.stated_quality = parts.iter().any(|p| p.quality == Quality::Stated);
             legal.public_forced = parts.iter().any(|p| p.all && !p.public.is_empty());
+            // 701.23j looks at the searcher's own cards, whoever makes the choices (723.5).
+            legal.searcher = *searcher;
+            if searcher != chooser {
+                legal.controlled_searcher = Some(game.players[*searcher].name.clone());
+            }
             if cap.is_some() {
                 let window: BTreeSet<usize> = looked_at.iter().copied().collect();
                 let libraries: BTreeSet<ZoneRef> =
@@ -379,6 +388,8 @@ pub fn compare(legal: &[Legal], offers: &[Offer], game: Option<&Game>) -> Vec<Di
             None if l.forced => {}
             None => {
                 let clause = match o.decision {
+                    // 723.5: the player controlling the searcher makes the choice.
+                    OfferKind::Search if l.controlled_searcher.is_some() => "723.5",
                     OfferKind::Search if l.stated_quality => "701.23b",
                     OfferKind::Search => "701.23d",
                     _ => card_clause(l, game, "", false),
@@ -396,6 +407,22 @@ pub fn compare(legal: &[Legal], offers: &[Offer], game: Option<&Game>) -> Vec<Di
         }
     }
     for (_, o) in offers.iter().enumerate().filter(|(i, _)| !used[*i]) {
+        // A search offered to a searcher someone else controls (723.5, Opposition Agent).
+        let controller = legal.iter().find(|l| {
+            l.offer.step == o.step
+                && l.offer.decision == o.decision
+                && l.controlled_searcher.as_deref() == Some(o.player.as_str())
+        });
+        if let Some(l) = controller {
+            out.push(Difference {
+                clause: "723.5".into(),
+                message: format!(
+                    "step {}: {} was offered their search's choice, but {} controls them while they search",
+                    o.step, o.player, l.offer.player
+                ),
+            });
+            continue;
+        }
         out.push(Difference {
             clause: "608.2d".into(),
             message: format!(

@@ -299,6 +299,7 @@ fn option_set_mutants_pass_every_outcome_check_but_fail_on_what_they_offer() {
         ("offers-below-mindcensor-window", "701.23f-mindcensor-veteran-explorer-cr-example", "701.23f:"),
         ("lobotomy-offers-basic-lands", "701.23c-lobotomy-nonbasic-land-is-choosable", "608.2d:"),
         ("may-search-not-offered", "701.23f-mindcensor-veteran-explorer-cr-example", "608.2d:"),
+        ("opposition-agent-searcher-chooses", "h012-19-opposition-agent-finds-only-what-the-search-asks", "723.5:"),
     ] {
         let o = oracle(&["check", "--seed", "1", "--mutant", mutant, "--filter", filter]);
         let out = stdout(&o);

@@ -154,7 +154,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=5).map(|n| format!("C001-{n:02}")))
         .chain((1..=5).map(|n| format!("C004-{n:02}")))
         .chain((1..=2).map(|n| format!("L012-{n:02}")))
-        .chain((1..=17).map(|n| format!("H012-{n:02}")))
+        .chain((1..=23).map(|n| format!("H012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

@@ -669,6 +669,21 @@ pub enum StaticAbility {
     /// ability they control; other libraries, and searches another player's spell makes them
     /// do, are unaffected (101.2).
     OpponentsCantCauseOwnLibrarySearch,
+    /// "You control your opponents while they're searching their libraries" (Opposition Agent): a
+    /// limited player-controlling effect (723.2). While an opponent of this permanent's
+    /// controller searches their own library (every zone of that one search, the 2020-11-10
+    /// rulings), this permanent's controller makes the searcher's choices of what to find (723.5)
+    /// and sees what they see (723.4); the search rules themselves are unchanged. With several,
+    /// the one that entered the battlefield most recently wins (723.1a and the 2020-11-10 ruling).
+    ControlsOpponentsSearchingTheirLibraries,
+    /// "While an opponent is searching their library, they exile each card they find. You may play
+    /// those cards for as long as they remain exiled …" (Opposition Agent): a replacement effect
+    /// (614.1a) on where an opponent of this permanent's controller puts the cards their search of
+    /// their own library finds — in every zone of that search — exile instead, and this
+    /// permanent's controller may play them from exile. The rest of the instruction still happens
+    /// (its shuffle), but it can't see the exiled cards (the 2020-11-10 rulings). Mana isn't
+    /// modelled, so "spend mana as though it were mana of any color" needs nothing.
+    OpponentsExileCardsTheyFind,
 }
 
 /// An alternative cost printed on a spell (CR 118.9): a cost the caster may pay instead of the

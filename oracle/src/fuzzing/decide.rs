@@ -225,11 +225,12 @@ pub fn scripted_from_run(
         .filter_map(|(d, c)| match (d, c) {
             // A merged search (701.23h) is left open: a script lists its finds as one list, and
             // splitting a large one back among the instructions is not guaranteed to succeed.
-            (Decision::Find { searcher, .. }, Choice::Parts(parts)) if parts.len() == 1 => {
-                Some(S::Search { player: name(*searcher), find: parts.iter().flatten().map(|&o| id(o)).collect() })
+            // A script names who makes the choice (723.5: a controlled searcher's controller).
+            (Decision::Find { chooser, .. }, Choice::Parts(parts)) if parts.len() == 1 => {
+                Some(S::Search { player: name(*chooser), find: parts.iter().flatten().map(|&o| id(o)).collect() })
             }
-            (Decision::Find { searcher, .. }, Choice::Cards(cards)) => {
-                Some(S::Search { player: name(*searcher), find: cards.iter().map(|&o| id(o)).collect() })
+            (Decision::Find { chooser, .. }, Choice::Cards(cards)) => {
+                Some(S::Search { player: name(*chooser), find: cards.iter().map(|&o| id(o)).collect() })
             }
             (Decision::May { player, .. }, Choice::Bool(accept)) => {
                 Some(S::May { player: name(*player), accept: *accept })

@@ -201,6 +201,10 @@ pub struct ObjFlags {
     /// "can't search" effect until end of turn (Leonin Arbiter; CR 116.2d). The oracle plays
     /// within one turn, so it lasts the whole scenario; a new object starts with none (400.7).
     pub search_ban_ignored_by: u8,
+    /// Exiled by one of several Opposition Agents of different controllers: who may play it
+    /// depends on which Agent's replacement applied, a 616.1 choice the oracle doesn't model, so
+    /// playing it is refused as unmodelled.
+    pub play_permission_unmodelled: bool,
 }
 
 /// A player's state.

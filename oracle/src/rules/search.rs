@@ -130,6 +130,64 @@ pub fn library_search_ban(
     })
 }
 
+/// Whether `searcher`'s search of `zones` of `whose` zones is a search of their own library, the
+/// search Opposition Agent's abilities watch: "while they're searching their libraries" covers
+/// every zone of a search that includes their library (the 2020-11-10 ruling on searches of
+/// several zones), and no search of another player's library.
+fn searches_own_library(searcher: PlayerId, whose: PlayerId, zones: &[SearchZone]) -> bool {
+    searcher == whose && zones.contains(&SearchZone::Library)
+}
+
+/// The face-up permanents on the battlefield with `ability` that an opponent of `searcher`
+/// controls, in the order they entered the battlefield (the battlefield lists permanents in that
+/// order; a scenario's `battlefield:` list is taken as that order). A face-down permanent has no
+/// abilities (708.2).
+fn opponents_permanents_with(game: &Game, searcher: PlayerId, ability: &StaticAbility) -> Vec<ObjId> {
+    game.zone(ZoneRef::Battlefield)
+        .iter()
+        .copied()
+        .filter(|&obj| {
+            let o = game.obj(obj);
+            !o.face_down && o.controller != searcher && o.def.faces().iter().any(|f| f.statics.contains(ability))
+        })
+        .collect()
+}
+
+/// Who makes the choices of `searcher`'s search of `zones` of `whose` zones (723.5): the
+/// searcher, unless an opponent controls them while they search their own library (Opposition
+/// Agent, 723.2) — then that opponent, and with several such effects the one created last, that
+/// is the permanent that entered the battlefield most recently (723.1a; Opposition Agent ruling
+/// 2020-11-10). Whether to search at all ("you may search") is decided before the search begins,
+/// so by the searcher.
+pub fn search_chooser(game: &Game, searcher: PlayerId, whose: PlayerId, zones: &[SearchZone]) -> PlayerId {
+    if !searches_own_library(searcher, whose, zones) {
+        return searcher;
+    }
+    opponents_permanents_with(game, searcher, &StaticAbility::ControlsOpponentsSearchingTheirLibraries)
+        .last()
+        .map_or(searcher, |&agent| game.obj(agent).controller)
+}
+
+/// Where the cards `searcher`'s search of `zones` of `whose` zones finds go instead of the
+/// instruction's destination (614.1a): `None` when nothing replaces it; otherwise exile, with the
+/// players who control an "opponents exile each card they find" permanent (Opposition Agent), one
+/// of whose permission to play the card applies. Several Agents' replacements all exile the
+/// card; which one applies — and so who may play it — is chosen under 616.1 (the affected
+/// card's owner, here controlled by an Agent's controller), a choice the oracle doesn't model:
+/// the caller gives the permission only when every such permanent has the same controller.
+pub fn found_cards_exiled_for(
+    game: &Game,
+    searcher: PlayerId,
+    whose: PlayerId,
+    zones: &[SearchZone],
+) -> Option<BTreeSet<PlayerId>> {
+    if !searches_own_library(searcher, whose, zones) {
+        return None;
+    }
+    let agents = opponents_permanents_with(game, searcher, &StaticAbility::OpponentsExileCardsTheyFind);
+    (!agents.is_empty()).then(|| agents.iter().map(|&a| game.obj(a).controller).collect())
+}
+
 /// 116.2d: a player may ignore a static ability's effect only where that ability offers it —
 /// `card` must be a face-up permanent with a "can't search" effect that names a cost to ignore
 /// it (Leonin Arbiter).

@@ -30,6 +30,7 @@ impl Sim<'_> {
         discard: Option<ObjId>,
         reveal: Option<ObjId>,
     ) -> Result<(), SimError> {
+        self.refuse_unmodelled_permission(card)?;
         let o = self.game.obj(card);
         // 406.3a–b: a card exiled face down with permission to play it may be cast from exile by
         // the player allowed to look at it; it is turned face up as it moves to the stack.
@@ -273,10 +274,28 @@ impl Sim<'_> {
         Ok(())
     }
 
+    /// A card exiled by one of several Opposition Agents of different controllers: who may play
+    /// it is a 616.1 choice the oracle doesn't model, so playing it is unsupported.
+    fn refuse_unmodelled_permission(&self, card: ObjId) -> Result<(), SimError> {
+        let o = self.game.obj(card);
+        if o.zone == ZoneRef::Exile && o.flags.play_permission_unmodelled {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: format!(
+                    "{} was exiled by Opposition Agents of several controllers; which one's permission to play it \
+                     applies (616.1) is not modelled",
+                    o.id
+                ),
+            });
+        }
+        Ok(())
+    }
+
     /// 305.1: a player plays a land from their hand; an effect may allow playing one from exile
     /// (406.3a, Praetor's Grasp), and the land that enters is a new object that effect can find
     /// (400.7i).
     pub(crate) fn play_land(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
+        self.refuse_unmodelled_permission(card)?;
         let o = self.game.obj(card);
         if !o.def.faces().iter().any(|f| f.types.contains(&crate::cards::def::CardType::Land)) {
             return Err(self.invalid(format!("{} is not a land card, so it can't be played as a land", o.id)));

@@ -130,6 +130,9 @@ pub enum Decision {
     Find {
         /// Who searches.
         searcher: PlayerId,
+        /// Who makes the searcher's choices: the searcher, or the player controlling them while
+        /// they search (723.5, Opposition Agent; [`crate::rules::search::search_chooser`]).
+        chooser: PlayerId,
         /// One plan per instruction.
         parts: Vec<PartPlan>,
         /// Every card the searcher looked at.
@@ -272,7 +275,8 @@ impl Decision {
             | Decision::SearchLimit { player, .. }
             | Decision::Replacement { player, .. }
             | Decision::CostOrder { player, .. } => *player,
-            Decision::Find { searcher, .. } => *searcher,
+            // 723.5: a controlled searcher's choices are their controller's.
+            Decision::Find { chooser, .. } => *chooser,
         }
     }
 }

@@ -588,7 +588,9 @@ impl Sim<'_> {
                         | StaticAbility::BeginOnBattlefield
                         | StaticAbility::CastSpellsAsThoughFlash
                         | StaticAbility::CantSearchLibraries { .. }
-                        | StaticAbility::OpponentsCantCauseOwnLibrarySearch => {}
+                        | StaticAbility::OpponentsCantCauseOwnLibrarySearch
+                        | StaticAbility::ControlsOpponentsSearchingTheirLibraries
+                        | StaticAbility::OpponentsExileCardsTheyFind => {}
                     }
                 }
             }

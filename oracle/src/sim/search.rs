@@ -13,8 +13,8 @@ use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::apnap::bit;
 use crate::rules::search::{
-    PartPlan, check_found, check_library_cap, joint_minimum, library_caps, library_caps_in_play, library_search_ban,
-    plan_part,
+    PartPlan, check_found, check_library_cap, found_cards_exiled_for, joint_minimum, library_caps,
+    library_caps_in_play, library_search_ban, plan_part, search_chooser,
 };
 use crate::rules::triggers::Happening;
 use crate::rules::zones::{Position, can_enter_battlefield};
@@ -93,8 +93,16 @@ impl Sim<'_> {
                 })
                 .collect();
             let joint_min = joint_minimum(&mut parts);
+            // 723.5: a player controlling the searcher makes the choices (Opposition Agent; mutant
+            // `opposition-agent-searcher-chooses`: the searcher keeps them).
+            let chooser = if self.bug(Mutant::OppositionAgentSearcherChooses) {
+                searcher
+            } else {
+                search_chooser(&self.game, searcher, whose, &zones)
+            };
             let decision = Decision::Find {
                 searcher,
+                chooser,
                 parts: parts.clone(),
                 looked_at: looked_at.clone(),
                 cap,
@@ -157,9 +165,12 @@ impl Sim<'_> {
             // cards under a 701.23f limit — so they know each card of a hand or library they looked
             // at for as long as it stays that object: until it moves (400.7) or the library is
             // shuffled (701.24a, 701.20d).
+            // 723.4: a player controlling the searcher sees what the searcher sees.
+            let chooser = search_chooser(&self.game, *searcher, *whose, zones);
             for &o in looked_at {
                 if matches!(self.game.obj(o).zone, ZoneRef::Hand(_) | ZoneRef::Library(_)) {
                     crate::rules::reveal::look_at(&mut self.game, o, *searcher);
+                    crate::rules::reveal::look_at(&mut self.game, o, chooser);
                 }
             }
             // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
@@ -189,6 +200,16 @@ impl Sim<'_> {
             // Mutant `banned-search-skips-shuffle`: a search a "can't" effect stopped isn't followed
             // by its shuffle.
             let banned = head.zones.contains(&SearchZone::Library) && !zones.contains(&SearchZone::Library);
+            // 614.1a: Opposition Agent exiles what an opponent's search of their own library finds,
+            // in every zone of that search, instead of putting it where the instruction says
+            // (mutant `opposition-agent-exile-ignored`: the cards go there anyway).
+            let exiled_for = if self.bug(Mutant::OppositionAgentExileIgnored) {
+                None
+            } else {
+                found_cards_exiled_for(&self.game, *searcher, *whose, zones)
+            };
+            // 723.4: the searcher's controller saw the found cards too.
+            let controller_sees = bit(search_chooser(&self.game, *searcher, *whose, zones));
             let shuffles = specs.iter().any(|s| s.shuffle)
                 && !self.bug(Mutant::NoShuffleAfterSearch)
                 && !(banned && self.bug(Mutant::BannedSearchSkipsShuffle));
@@ -197,7 +218,9 @@ impl Sim<'_> {
             let entering: Vec<ObjId> = specs
                 .iter()
                 .zip(found)
-                .filter(|(s, _)| matches!(s.to, Destination::Battlefield | Destination::BattlefieldTapped))
+                .filter(|(s, _)| {
+                    exiled_for.is_none() && matches!(s.to, Destination::Battlefield | Destination::BattlefieldTapped)
+                })
                 .flat_map(|(_, f)| f.iter().copied())
                 .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
                 .collect();
@@ -213,9 +236,13 @@ impl Sim<'_> {
             // ordered by its owner).
             let outer = self.begin_batch();
             for (spec, cards) in specs.iter().zip(found) {
-                let seen = bit(*searcher) | if reveals(spec) { self.game.everyone() } else { 0 };
+                let seen = bit(*searcher) | controller_sees | if reveals(spec) { self.game.everyone() } else { 0 };
                 for &o in cards {
                     let owner = self.game.obj(o).owner;
+                    if let Some(players) = &exiled_for {
+                        self.exile_found_for(o, players, seen);
+                        continue;
+                    }
                     match spec.to {
                         Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
                         Destination::Graveyard => {
@@ -295,6 +322,19 @@ impl Sim<'_> {
             self.release_reveals();
         }
         Ok(())
+    }
+
+    /// 614.1a: a found card exiled instead of going where its instruction says (Opposition
+    /// Agent), face up, with permission to play it for the Agent's controller. When Agents of
+    /// several controllers apply, which one's permission applies is a 616.1 choice the oracle
+    /// doesn't model: the card is exiled and a later attempt to play it is refused as unmodelled.
+    fn exile_found_for(&mut self, card: ObjId, players: &BTreeSet<PlayerId>, seen: u8) {
+        self.move_card(card, ZoneRef::Exile, Position::Top, seen, "614.1a");
+        let flags = &mut self.game.objs[card].flags;
+        match players.iter().collect::<Vec<_>>().as_slice() {
+            [only] => flags.playable_by = Some(**only),
+            _ => flags.play_permission_unmodelled = true,
+        }
     }
 
     /// The search instructions with the numbers their filters refer to filled in as the search

@@ -36,7 +36,9 @@ impl Decider for Observed<'_> {
                 self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
             }
             (Decision::Find { searcher, .. }, _) => {
-                self.searched_by(step, *searcher, &who);
+                // The `searched` event names the searcher, not a player controlling them (723.5).
+                let searcher_name = game.players[*searcher].name.clone();
+                self.searched_by(step, *searcher, &searcher_name);
             }
             (Decision::ChooseCard { .. }, Choice::Cards(c)) => {
                 // The entry that records the scripted card, wherever the log lists it.
