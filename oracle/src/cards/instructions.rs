@@ -704,6 +704,11 @@ pub struct AdditionalCost {
     /// already revealed card may be revealed again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reveal: Option<Filter>,
+    /// Sacrifice a permanent you control matching this filter (Natural Order: "sacrifice a green
+    /// creature"); checked as the cost is chosen (601.2f) and paid with the rest of the total cost
+    /// (601.2h), so the permanent is gone before the spell resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sacrifice: Option<Filter>,
     /// Optional (kicker-like) rather than required.
     #[serde(default)]
     pub optional: bool,

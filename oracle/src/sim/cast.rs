@@ -29,6 +29,7 @@ impl Sim<'_> {
         x: Option<u32>,
         discard: Option<ObjId>,
         reveal: Option<ObjId>,
+        sacrifice: Option<ObjId>,
     ) -> Result<(), SimError> {
         let o = self.game.obj(card);
         // 406.3a–b: a card exiled face down with permission to play it may be cast from exile by
@@ -218,6 +219,32 @@ impl Sim<'_> {
             }
             _ => {}
         }
+        // 601.2f, 701.21a: a sacrifice cost names a permanent the caster controls with the quality
+        // asked; a required one must be paid.
+        let sacrifice_filter = additional.as_ref().and_then(|c| c.sacrifice.clone());
+        match (&sacrifice_filter, sacrifice) {
+            (None, Some(s)) => {
+                return Err(self.invalid(format!(
+                    "{} has no cost that sacrifices a permanent, so {} can't be sacrificed for it",
+                    cast_face.name,
+                    self.id(s)
+                )));
+            }
+            (Some(f), None) if !optional => {
+                return Err(self.refused(Violation::new(
+                    "601.2f",
+                    format!(
+                        "{} has a required additional cost (sacrifice a permanent that is {}) and the step pays none",
+                        cast_face.name,
+                        crate::cards::instructions::describe_filter(f)
+                    ),
+                )));
+            }
+            (Some(f), Some(s)) => {
+                crate::rules::casting::check_sacrifice_cost(&self.game, player, s, f).map_err(|v| self.refused(v))?;
+            }
+            _ => {}
+        }
         // 119.4: a flashback cost that pays life can be paid only with that much life. A card
         // with flashback of its own pays its own flashback cost (granted flashback is its mana cost).
         let flashback_life = if mode == CastMode::Flashback && def.flashback.is_some() {
@@ -263,6 +290,9 @@ impl Sim<'_> {
         }
         if let Some(d) = discard {
             self.discard(player, d, false);
+        }
+        if let Some(s) = sacrifice {
+            self.sacrifice(player, s);
         }
         if let Some(r) = reveal {
             // 701.20c: a card already revealed (Telepathy) may be revealed again to pay the cost.

@@ -36,6 +36,8 @@ pub enum Action {
         discard: Option<ObjId>,
         /// The card revealed for the additional cost.
         reveal: Option<ObjId>,
+        /// The permanent sacrificed for the additional cost.
+        sacrifice: Option<ObjId>,
         /// Paying the card's alternative cost rather than its mana cost (118.9).
         alternative_cost: bool,
     },
