@@ -108,11 +108,14 @@ pub enum Mutant {
     /// A search limited to the top cards of a library (Aven Mindcensor) isn't counted as the
     /// player having searched their library, so Archive Trap's alternative cost is refused.
     TrapIgnoresCappedSearch,
+    /// A shock land (Hallowed Fountain) whose "you may pay 2 life" wasn't paid as it entered
+    /// enters untapped anyway.
+    ShockLandUnpaidEntersUntapped,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 35] = [
+    pub const ALL: [Mutant; 36] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -148,6 +151,7 @@ impl Mutant {
         Mutant::SearchBanIgnored,
         Mutant::BannedSearchSkipsShuffle,
         Mutant::TrapIgnoresCappedSearch,
+        Mutant::ShockLandUnpaidEntersUntapped,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -188,6 +192,7 @@ impl Mutant {
             Mutant::SearchBanIgnored => "search-ban-ignored",
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
+            Mutant::ShockLandUnpaidEntersUntapped => "shock-land-unpaid-enters-untapped",
         }
     }
 
@@ -237,6 +242,9 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => {
                 "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
             }
+            Mutant::ShockLandUnpaidEntersUntapped => {
+                "Hallowed Fountain enters untapped though its 2 life wasn't paid as it entered"
+            }
         }
     }
 
@@ -285,6 +293,7 @@ impl Mutant {
             Mutant::SearchBanIgnored => "101.2",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
+            Mutant::ShockLandUnpaidEntersUntapped => "614.1c",
         }
     }
 

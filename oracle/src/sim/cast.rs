@@ -327,8 +327,13 @@ impl Sim<'_> {
         let name = o.id.clone();
         crate::rules::casting::check_land_timing(&name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
         let from_exile = self.game.obj(card).zone == ZoneRef::Exile;
+        // 614.1c: a shock land's player chooses whether to pay life as it enters.
+        let unpaid = self.as_enters_life_choices(&[card], player)?;
         self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, if from_exile { "400.7i" } else { "305.1" });
         self.game.objs[card].controller = player;
+        if unpaid.contains(&card) {
+            self.game.objs[card].flags.tapped = true;
+        }
         Ok(())
     }
 

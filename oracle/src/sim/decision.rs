@@ -96,15 +96,18 @@ pub enum MayAbout {
     Counters,
     /// "You may begin the game with this card on the battlefield" (a Leyline).
     BeginOnBattlefield,
+    /// "As this land enters, you may pay N life" (a shock land, 614.1c).
+    PayLife,
 }
 
 impl MayAbout {
-    /// Its name in messages: `search`, `counters`, `begin_on_battlefield`.
+    /// Its name in messages: `search`, `counters`, `begin_on_battlefield`, `pay_life`.
     pub fn name(self) -> &'static str {
         match self {
             MayAbout::Search => "search",
             MayAbout::Counters => "counters",
             MayAbout::BeginOnBattlefield => "begin_on_battlefield",
+            MayAbout::PayLife => "pay_life",
         }
     }
 }

@@ -590,9 +590,14 @@ impl Sim<'_> {
                     .filter(|&o| self.game.obj(o).flags.exiled_with == link)
                     .collect();
                 for o in linked {
-                    self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "406.6");
                     let owner = self.game.obj(o).owner;
+                    // 614.1c: a shock land's owner chooses whether to pay life as it enters.
+                    let unpaid = self.as_enters_life_choices(&[o], owner)?;
+                    self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "406.6");
                     self.game.objs[o].controller = owner;
+                    if unpaid.contains(&o) {
+                        self.game.objs[o].flags.tapped = true;
+                    }
                 }
             }
             Effect::PutChosenExiledCardIntoHand { chooser } => {

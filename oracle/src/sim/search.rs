@@ -208,6 +208,8 @@ impl Sim<'_> {
                 self.release_reveals();
             }
             entered?;
+            // 614.1c: as a shock land enters, the searcher (its controller-to-be) may pay life.
+            let unpaid = self.as_enters_life_choices(&entering, *searcher)?;
             let mut to_top = Vec::new();
             // The found cards are put where they go at the same time (a graveyard's share is
             // ordered by its owner).
@@ -232,6 +234,10 @@ impl Sim<'_> {
                             // `fetched-land-enters-untapped`: the word is ignored).
                             if spec.to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped)
                             {
+                                self.game.objs[o].flags.tapped = true;
+                            }
+                            // 614.1c: its life wasn't paid, so it enters tapped.
+                            if unpaid.contains(&o) {
                                 self.game.objs[o].flags.tapped = true;
                             }
                         }
