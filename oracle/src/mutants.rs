@@ -293,7 +293,7 @@ impl Mutant {
             Mutant::SearchBanIgnored => "101.2",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
-            Mutant::ShockLandUnpaidEntersUntapped => "614.1c",
+            Mutant::ShockLandUnpaidEntersUntapped => "110.5b",
         }
     }
 
