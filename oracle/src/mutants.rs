@@ -111,11 +111,14 @@ pub enum Mutant {
     /// A shock land (Hallowed Fountain) whose "you may pay 2 life" wasn't paid as it entered
     /// enters untapped anyway.
     ShockLandUnpaidEntersUntapped,
+    /// A search that splits its found cards between the battlefield and the hand (Cultivate)
+    /// puts the hand's card onto the battlefield too.
+    SplitDestinationAllToBattlefield,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 36] = [
+    pub const ALL: [Mutant; 37] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -152,6 +155,7 @@ impl Mutant {
         Mutant::BannedSearchSkipsShuffle,
         Mutant::TrapIgnoresCappedSearch,
         Mutant::ShockLandUnpaidEntersUntapped,
+        Mutant::SplitDestinationAllToBattlefield,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -193,6 +197,7 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
             Mutant::ShockLandUnpaidEntersUntapped => "shock-land-unpaid-enters-untapped",
+            Mutant::SplitDestinationAllToBattlefield => "split-destination-all-to-battlefield",
         }
     }
 
@@ -245,6 +250,9 @@ impl Mutant {
             Mutant::ShockLandUnpaidEntersUntapped => {
                 "Hallowed Fountain enters untapped though its 2 life wasn't paid as it entered"
             }
+            Mutant::SplitDestinationAllToBattlefield => {
+                "Cultivate puts both found lands onto the battlefield tapped, none into the hand"
+            }
         }
     }
 
@@ -294,6 +302,7 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
             Mutant::ShockLandUnpaidEntersUntapped => "110.5b",
+            Mutant::SplitDestinationAllToBattlefield => "701.23h",
         }
     }
 
