@@ -302,7 +302,7 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
             Mutant::ShockLandUnpaidEntersUntapped => "110.5b",
-            Mutant::SplitDestinationAllToBattlefield => "701.23h",
+            Mutant::SplitDestinationAllToBattlefield => "701.23a",
         }
     }
 

@@ -218,7 +218,18 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, sacrifice, alternative_cost } => {
+            Action::Cast {
+                player,
+                card,
+                face,
+                targets,
+                flashback,
+                x,
+                discard,
+                reveal,
+                sacrifice,
+                alternative_cost,
+            } => {
                 let mode = cast_mode(*flashback, *alternative_cost);
                 match self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice) {
                     // An engine (the reference engine playing a mutant) that wrongly finds an
@@ -340,7 +351,18 @@ impl<'d> Sim<'d> {
     /// refused action leaves it as it was.
     fn act_refusable(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, sacrifice, alternative_cost } => {
+            Action::Cast {
+                player,
+                card,
+                face,
+                targets,
+                flashback,
+                x,
+                discard,
+                reveal,
+                sacrifice,
+                alternative_cost,
+            } => {
                 let mode = cast_mode(*flashback, *alternative_cost);
                 self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice)
             }

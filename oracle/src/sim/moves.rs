@@ -492,7 +492,11 @@ impl Sim<'_> {
             };
             let payable = crate::rules::life::check_pay_life(self.game.players[controller].life, life).is_ok();
             let pays = payable
-                && self.yes_no(&Decision::May { player: controller, about: super::MayAbout::PayLife, card: Some(o) })?;
+                && self.yes_no(&Decision::May {
+                    player: controller,
+                    about: super::MayAbout::PayLife,
+                    card: Some(o),
+                })?;
             if pays {
                 self.lose_life(controller, life, "614.1c");
             } else if !self.bug(crate::mutants::Mutant::ShockLandUnpaidEntersUntapped) {

@@ -817,7 +817,17 @@ impl Sim<'_> {
                         ),
                     });
                 }
-                self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, None, None, None)
+                self.cast(
+                    caster,
+                    card,
+                    face,
+                    &[],
+                    crate::rules::casting::CastMode::WithoutPaying,
+                    None,
+                    None,
+                    None,
+                    None,
+                )
             }
             None => {
                 let zone = self.game.obj(copy).zone;

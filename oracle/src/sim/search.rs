@@ -237,8 +237,7 @@ impl Sim<'_> {
                             self.game.objs[o].controller = *searcher;
                             // 110.5b: it enters untapped unless the effect says tapped (mutant
                             // `fetched-land-enters-untapped`: the word is ignored).
-                            if to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped)
-                            {
+                            if to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped) {
                                 self.game.objs[o].flags.tapped = true;
                             }
                             // 614.1c: its life wasn't paid, so it enters tapped.
