@@ -102,10 +102,12 @@ impl Decider for Observed<'_> {
                 ))
             }
             // A `lost_life` entry of the shock land's amount by its controller-to-be means it was
-            // paid (614.1c); each "yes" claims one.
+            // paid (614.1c); each "yes" claims one. The entry doesn't name the land, so with two
+            // shock lands entering at once which one was paid is a reading `judge` revisits.
             Decision::May { player, about: MayAbout::PayLife, card: Some(c) } => {
                 let pred = paid_life_as_enters(game, *player, *c);
-                Ok(Choice::Bool(self.take_any(step, pred).is_some()))
+                let yes = self.find(step, &pred).is_some() && self.alternative(2) == 0;
+                Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
             }
             Decision::May { card, .. } => {
                 // A `counters` entry for the card means yes — unless it is a later one's (the
