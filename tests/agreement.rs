@@ -58,7 +58,7 @@ fn check_agreement(p: &GenParams, seed: u64) -> Result<usize, TestCaseError> {
     let loaded = load_scenario("generated", p.scenario(), &pool)
         .map_err(|e| TestCaseError::fail(format!("generator made an invalid scenario: {e}")))?;
     // Too many outcomes to enumerate, or a palette card whose unmodelled enters ability would
-    // act (Snapcaster Mage, Hallowed Fountain put onto the battlefield), count as 0 outcomes.
+    // act (Snapcaster Mage put onto the battlefield), count as 0 outcomes.
     agreement(&loaded.setup, 400, seed).map_err(|e| TestCaseError::fail(e.to_string()))
 }
 

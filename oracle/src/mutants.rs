@@ -114,11 +114,17 @@ pub enum Mutant {
     /// Opposition Agent's exile is ignored: the cards an opponent's search finds go where the
     /// instruction says.
     OppositionAgentExileIgnored,
+    /// A shock land (Hallowed Fountain) whose "you may pay 2 life" wasn't paid as it entered
+    /// enters untapped anyway.
+    ShockLandUnpaidEntersUntapped,
+    /// A search that splits its found cards between the battlefield and the hand (Cultivate)
+    /// puts the hand's card onto the battlefield too.
+    SplitDestinationAllToBattlefield,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 37] = [
+    pub const ALL: [Mutant; 39] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -156,6 +162,8 @@ impl Mutant {
         Mutant::TrapIgnoresCappedSearch,
         Mutant::OppositionAgentSearcherChooses,
         Mutant::OppositionAgentExileIgnored,
+        Mutant::ShockLandUnpaidEntersUntapped,
+        Mutant::SplitDestinationAllToBattlefield,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -198,6 +206,8 @@ impl Mutant {
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
             Mutant::OppositionAgentSearcherChooses => "opposition-agent-searcher-chooses",
             Mutant::OppositionAgentExileIgnored => "opposition-agent-exile-ignored",
+            Mutant::ShockLandUnpaidEntersUntapped => "shock-land-unpaid-enters-untapped",
+            Mutant::SplitDestinationAllToBattlefield => "split-destination-all-to-battlefield",
         }
     }
 
@@ -252,6 +262,12 @@ impl Mutant {
             }
             Mutant::OppositionAgentExileIgnored => {
                 "cards an opponent finds under Opposition Agent go where the search says instead of into exile"
+            }
+            Mutant::ShockLandUnpaidEntersUntapped => {
+                "Hallowed Fountain enters untapped though its 2 life wasn't paid as it entered"
+            }
+            Mutant::SplitDestinationAllToBattlefield => {
+                "Cultivate puts both found lands onto the battlefield tapped, none into the hand"
             }
         }
     }
@@ -308,6 +324,8 @@ impl Mutant {
             Mutant::TrapIgnoresCappedSearch => "118.9",
             Mutant::OppositionAgentSearcherChooses => "723.5",
             Mutant::OppositionAgentExileIgnored => "614.1a",
+            Mutant::ShockLandUnpaidEntersUntapped => "110.5b",
+            Mutant::SplitDestinationAllToBattlefield => "701.23a",
         }
     }
 

@@ -153,7 +153,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .map(|n| format!("R003-{n:02}"))
         .chain((1..=5).map(|n| format!("C001-{n:02}")))
         .chain((1..=5).map(|n| format!("C004-{n:02}")))
-        .chain((1..=2).map(|n| format!("L012-{n:02}")))
+        .chain((1..=4).map(|n| format!("L012-{n:02}")))
         .chain((1..=23).map(|n| format!("H012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);

@@ -630,6 +630,16 @@ pub enum Replacement {
         /// How many.
         count: u32,
     },
+    /// "As this land enters, you may pay N life. If you don't, it enters tapped" (the shock lands,
+    /// Hallowed Fountain): an "as enters" replacement (614.1c) of the permanent itself, so it
+    /// applies however it is put onto the battlefield — played, or fetched by a search. The
+    /// player who will control it chooses as it enters; life can be paid only with a life total
+    /// of at least N (119.4). An effect that puts it onto the battlefield tapped still does, paid
+    /// or not (the shock lands' ruling).
+    AsEntersMayPayLifeOrTapped {
+        /// How much life.
+        life: u32,
+    },
 }
 
 /// A static ability that isn't a replacement effect.
@@ -719,6 +729,11 @@ pub struct AdditionalCost {
     /// already revealed card may be revealed again).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reveal: Option<Filter>,
+    /// Sacrifice a permanent you control matching this filter (Natural Order: "sacrifice a green
+    /// creature"); checked as the cost is chosen (601.2f) and paid with the rest of the total cost
+    /// (601.2h), so the permanent is gone before the spell resolves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sacrifice: Option<Filter>,
     /// Optional (kicker-like) rather than required.
     #[serde(default)]
     pub optional: bool,

@@ -272,6 +272,39 @@ pub fn check_land_timing(name: &str, stack_empty: bool) -> Result<(), Violation>
     Err(Violation::new("305.1", format!("{name} can't be played as a land while the stack isn't empty")))
 }
 
+/// 601.2f, 701.21a: an additional cost "sacrifice a [quality] permanent" can be paid only with a
+/// permanent on the battlefield that the caster controls and that has that quality as the cost is
+/// paid; a spell can't pay for itself, and one permanent pays it once.
+pub fn check_sacrifice_cost(game: &Game, caster: PlayerId, permanent: ObjId, filter: &Filter) -> Result<(), Violation> {
+    let o = game.obj(permanent);
+    if o.zone != ZoneRef::Battlefield || o.controller != caster {
+        return Err(Violation::new(
+            "701.21a",
+            format!("{} is not a permanent its caster controls, so it can't be sacrificed to pay the cost", o.id),
+        ));
+    }
+    if !matches(&o.chars, filter, None) {
+        return Err(Violation::new(
+            "601.2f",
+            format!(
+                "{} isn't what the cost asks to sacrifice ({})",
+                o.id,
+                crate::cards::instructions::describe_filter(filter)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The permanents `caster` could sacrifice to pay a "sacrifice a [quality] permanent" cost now.
+pub fn sacrifice_cost_options(game: &Game, caster: PlayerId, filter: &Filter) -> Vec<ObjId> {
+    game.zone(ZoneRef::Battlefield)
+        .iter()
+        .copied()
+        .filter(|&o| check_sacrifice_cost(game, caster, o, filter).is_ok())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::check_activation_timing;

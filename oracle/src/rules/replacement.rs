@@ -184,6 +184,19 @@ pub fn graveyard_fate_with<E>(
     }
 }
 
+/// 614.1c: "As this land enters, you may pay N life. If you don't, it enters tapped" — the life
+/// a permanent's own "as enters" replacement lets its controller-to-be pay to have it enter
+/// untapped, if it has one. A face-down permanent has no abilities (708.2).
+pub fn as_enters_life_payment(o: &crate::model::Obj) -> Option<u32> {
+    if o.face_down {
+        return None;
+    }
+    o.def.faces().iter().flat_map(|f| f.replacements.iter()).find_map(|r| match r {
+        crate::cards::instructions::Replacement::AsEntersMayPayLifeOrTapped { life } => Some(*life),
+        _ => None,
+    })
+}
+
 /// 614.1d: "this permanent enters tapped" is a replacement effect of the permanent itself, so it
 /// applies however the permanent is put onto the battlefield (110.5b: otherwise it enters
 /// untapped). A face-down permanent has no abilities (708.2).

@@ -311,7 +311,7 @@ impl<'a> Builder<'a> {
 
     fn action(&self, step: &Step, path: &str) -> Result<Action, BuildError> {
         Ok(match step {
-            Step::Cast { player, card, face, targets, flashback, x, discard, alternative_cost, reveal } => {
+            Step::Cast { player, card, face, targets, flashback, x, discard, alternative_cost, reveal, sacrifice } => {
                 let player = self.player(player, &format!("{path}.cast.player"))?;
                 let obj = self.card(card, &format!("{path}.cast.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -348,6 +348,10 @@ impl<'a> Builder<'a> {
                     Some(r) => Some(self.card(r, &format!("{path}.cast.reveal"))?),
                     None => None,
                 };
+                let sacrifice = match sacrifice {
+                    Some(s) => Some(self.card(s, &format!("{path}.cast.sacrifice"))?),
+                    None => None,
+                };
                 Action::Cast {
                     player,
                     card: obj,
@@ -357,6 +361,7 @@ impl<'a> Builder<'a> {
                     x: *x,
                     discard,
                     reveal,
+                    sacrifice,
                     alternative_cost: *alternative_cost,
                 }
             }

@@ -255,6 +255,10 @@ pub enum Step {
         /// The card revealed from hand to pay the spell's additional cost (CR 601.2f, 701.20c).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         reveal: Option<String>,
+        /// The permanent sacrificed to pay the spell's additional cost (CR 601.2f, 701.21a), e.g.
+        /// Natural Order's green creature.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sacrifice: Option<String>,
     },
     /// Activate an ability by name, e.g. `plainscycling`.
     Activate {
@@ -352,6 +356,7 @@ impl Step {
             discard: None,
             alternative_cost: false,
             reveal: None,
+            sacrifice: None,
         }
     }
 }

@@ -29,6 +29,7 @@ impl Sim<'_> {
         x: Option<u32>,
         discard: Option<ObjId>,
         reveal: Option<ObjId>,
+        sacrifice: Option<ObjId>,
     ) -> Result<(), SimError> {
         self.refuse_unmodelled_permission(card)?;
         let o = self.game.obj(card);
@@ -219,6 +220,32 @@ impl Sim<'_> {
             }
             _ => {}
         }
+        // 601.2f, 701.21a: a sacrifice cost names a permanent the caster controls with the quality
+        // asked; a required one must be paid.
+        let sacrifice_filter = additional.as_ref().and_then(|c| c.sacrifice.clone());
+        match (&sacrifice_filter, sacrifice) {
+            (None, Some(s)) => {
+                return Err(self.invalid(format!(
+                    "{} has no cost that sacrifices a permanent, so {} can't be sacrificed for it",
+                    cast_face.name,
+                    self.id(s)
+                )));
+            }
+            (Some(f), None) if !optional => {
+                return Err(self.refused(Violation::new(
+                    "601.2f",
+                    format!(
+                        "{} has a required additional cost (sacrifice a permanent that is {}) and the step pays none",
+                        cast_face.name,
+                        crate::cards::instructions::describe_filter(f)
+                    ),
+                )));
+            }
+            (Some(f), Some(s)) => {
+                crate::rules::casting::check_sacrifice_cost(&self.game, player, s, f).map_err(|v| self.refused(v))?;
+            }
+            _ => {}
+        }
         // 119.4: a flashback cost that pays life can be paid only with that much life. A card
         // with flashback of its own pays its own flashback cost (granted flashback is its mana cost).
         let flashback_life = if mode == CastMode::Flashback && def.flashback.is_some() {
@@ -264,6 +291,9 @@ impl Sim<'_> {
         }
         if let Some(d) = discard {
             self.discard(player, d, false);
+        }
+        if let Some(s) = sacrifice {
+            self.sacrifice(player, s);
         }
         if let Some(r) = reveal {
             // 701.20c: a card already revealed (Telepathy) may be revealed again to pay the cost.
@@ -316,8 +346,13 @@ impl Sim<'_> {
         let name = o.id.clone();
         crate::rules::casting::check_land_timing(&name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
         let from_exile = self.game.obj(card).zone == ZoneRef::Exile;
+        // 614.1c: a shock land's player chooses whether to pay life as it enters.
+        let unpaid = self.as_enters_life_choices(&[card], player)?;
         self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, if from_exile { "400.7i" } else { "305.1" });
         self.game.objs[card].controller = player;
+        if unpaid.contains(&card) {
+            self.game.objs[card].flags.tapped = true;
+        }
         Ok(())
     }
 

@@ -36,6 +36,8 @@ pub enum Action {
         discard: Option<ObjId>,
         /// The card revealed for the additional cost.
         reveal: Option<ObjId>,
+        /// The permanent sacrificed for the additional cost.
+        sacrifice: Option<ObjId>,
         /// Paying the card's alternative cost rather than its mana cost (118.9).
         alternative_cost: bool,
     },
@@ -94,15 +96,18 @@ pub enum MayAbout {
     Counters,
     /// "You may begin the game with this card on the battlefield" (a Leyline).
     BeginOnBattlefield,
+    /// "As this land enters, you may pay N life" (a shock land, 614.1c).
+    PayLife,
 }
 
 impl MayAbout {
-    /// Its name in messages: `search`, `counters`, `begin_on_battlefield`.
+    /// Its name in messages: `search`, `counters`, `begin_on_battlefield`, `pay_life`.
     pub fn name(self) -> &'static str {
         match self {
             MayAbout::Search => "search",
             MayAbout::Counters => "counters",
             MayAbout::BeginOnBattlefield => "begin_on_battlefield",
+            MayAbout::PayLife => "pay_life",
         }
     }
 }

@@ -218,9 +218,20 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
+            Action::Cast {
+                player,
+                card,
+                face,
+                targets,
+                flashback,
+                x,
+                discard,
+                reveal,
+                sacrifice,
+                alternative_cost,
+            } => {
                 let mode = cast_mode(*flashback, *alternative_cost);
-                match self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal) {
+                match self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice) {
                     // An engine (the reference engine playing a mutant) that wrongly finds an
                     // alternative cost's condition unmet refuses the cast, as it would refuse any
                     // step, and logs it; the judge then finds the cast missing (118.9).
@@ -340,9 +351,20 @@ impl<'d> Sim<'d> {
     /// refused action leaves it as it was.
     fn act_refusable(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast { player, card, face, targets, flashback, x, discard, reveal, alternative_cost } => {
+            Action::Cast {
+                player,
+                card,
+                face,
+                targets,
+                flashback,
+                x,
+                discard,
+                reveal,
+                sacrifice,
+                alternative_cost,
+            } => {
                 let mode = cast_mode(*flashback, *alternative_cost);
-                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal)
+                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice)
             }
             Action::Activate { player, card, ability, x, sacrifice, discard } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard)

@@ -128,9 +128,22 @@ impl Sim<'_> {
             .filter(|&o| self.game.obj(o).flags.exiled_until == Some((source, source_no)))
             .collect();
         for o in returning {
-            self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "610.3c");
             let owner = self.game.obj(o).owner;
+            // A shock land returning would ask its owner to pay life as it enters (614.1c); a
+            // choice inside this zone-change cascade isn't modelled, so it enters tapped only if
+            // it has no such replacement.
+            let unpaid = crate::rules::replacement::as_enters_life_payment(self.game.obj(o)).is_some();
+            self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "610.3c");
             self.game.objs[o].controller = owner;
+            if unpaid && self.refused.is_none() {
+                self.refused = Some(SimError::Unsupported {
+                    step: self.step,
+                    message: format!(
+                        "{} returns to the battlefield: its \"as enters, you may pay life\" choice there is not modelled",
+                        self.game.obj(o).id
+                    ),
+                });
+            }
         }
     }
 
@@ -461,6 +474,36 @@ impl Sim<'_> {
             self.mill(controller, n)?;
         }
         Ok(())
+    }
+
+    /// 614.1c: for each card about to enter under `controller` with "as this land enters, you may
+    /// pay N life; if you don't, it enters tapped", `controller` chooses whether to pay (only with
+    /// a life total of at least N, 119.4) before it enters. Returns the cards whose life wasn't
+    /// paid: they enter tapped. Mutant `shock-land-unpaid-enters-untapped`: none do.
+    pub(crate) fn as_enters_life_choices(
+        &mut self,
+        entering: &[ObjId],
+        controller: PlayerId,
+    ) -> Result<Vec<ObjId>, SimError> {
+        let mut unpaid = Vec::new();
+        for &o in entering {
+            let Some(life) = crate::rules::replacement::as_enters_life_payment(self.game.obj(o)) else {
+                continue;
+            };
+            let payable = crate::rules::life::check_pay_life(self.game.players[controller].life, life).is_ok();
+            let pays = payable
+                && self.yes_no(&Decision::May {
+                    player: controller,
+                    about: super::MayAbout::PayLife,
+                    card: Some(o),
+                })?;
+            if pays {
+                self.lose_life(controller, life, "614.1c");
+            } else if !self.bug(crate::mutants::Mutant::ShockLandUnpaidEntersUntapped) {
+                unpaid.push(o);
+            }
+        }
+        Ok(unpaid)
     }
 
     /// A player loses `amount` life (119.3; paying life is losing it, 119.4) and it is logged

@@ -590,9 +590,14 @@ impl Sim<'_> {
                     .filter(|&o| self.game.obj(o).flags.exiled_with == link)
                     .collect();
                 for o in linked {
-                    self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "406.6");
                     let owner = self.game.obj(o).owner;
+                    // 614.1c: a shock land's owner chooses whether to pay life as it enters.
+                    let unpaid = self.as_enters_life_choices(&[o], owner)?;
+                    self.move_card(o, ZoneRef::Battlefield, Position::Top, 0, "406.6");
                     self.game.objs[o].controller = owner;
+                    if unpaid.contains(&o) {
+                        self.game.objs[o].flags.tapped = true;
+                    }
                 }
             }
             Effect::PutChosenExiledCardIntoHand { chooser } => {
@@ -735,10 +740,13 @@ impl Sim<'_> {
         // 601.2f: a required additional cost must be paid; an optional one may be.
         let discard = match cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone()) {
             None => None,
-            Some(cost) if cost.reveal.is_some() => {
+            Some(cost) if cost.reveal.is_some() || cost.sacrifice.is_some() => {
                 return Err(SimError::Unsupported {
                     step: self.step,
-                    message: format!("a reveal cost of {} cast during a resolution is not modelled", cast_face.name),
+                    message: format!(
+                        "a reveal or sacrifice cost of {} cast during a resolution is not modelled",
+                        cast_face.name
+                    ),
                 });
             }
             Some(cost) if cost.discard.is_none() => None,
@@ -767,7 +775,7 @@ impl Sim<'_> {
             }
         };
         let whose = self.game.obj(card).owner;
-        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard, None)?;
+        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard, None, None)?;
         if exile_instead {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
@@ -809,7 +817,17 @@ impl Sim<'_> {
                         ),
                     });
                 }
-                self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, None, None)
+                self.cast(
+                    caster,
+                    card,
+                    face,
+                    &[],
+                    crate::rules::casting::CastMode::WithoutPaying,
+                    None,
+                    None,
+                    None,
+                    None,
+                )
             }
             None => {
                 let zone = self.game.obj(copy).zone;
@@ -825,12 +843,16 @@ impl Sim<'_> {
         let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
         match f.spell.as_ref().and_then(|s| s.additional_cost.as_ref()) {
             Some(cost) if !cost.optional => {
-                match &cost.discard {
+                let discard_ok = match &cost.discard {
                     Some(filter) => self.game.zone(ZoneRef::Hand(caster)).iter().any(|&d| {
                         d != card && crate::rules::discard::check_discard_cost(&self.game, d, filter).is_ok()
                     }),
                     None => true,
-                }
+                };
+                let sacrifice_ok = cost.sacrifice.as_ref().is_none_or(|filter| {
+                    !crate::rules::casting::sacrifice_cost_options(&self.game, caster, filter).is_empty()
+                });
+                discard_ok && sacrifice_ok
             }
             _ => true,
         }

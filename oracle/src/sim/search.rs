@@ -231,19 +231,26 @@ impl Sim<'_> {
                 self.release_reveals();
             }
             entered?;
+            // 614.1c: as a shock land enters, the searcher (its controller-to-be) may pay life.
+            let unpaid = self.as_enters_life_choices(&entering, *searcher)?;
             let mut to_top = Vec::new();
             // The found cards are put where they go at the same time (a graveyard's share is
             // ordered by its owner).
             let outer = self.begin_batch();
+            // Mutant `split-destination-all-to-battlefield`: the hand's share of a search that splits
+            // its cards between the battlefield and the hand (Cultivate) goes to the battlefield.
+            let splits = specs.iter().any(|s| s.to == Destination::BattlefieldTapped)
+                && self.bug(Mutant::SplitDestinationAllToBattlefield);
             for (spec, cards) in specs.iter().zip(found) {
                 let seen = bit(*searcher) | controller_sees | if reveals(spec) { self.game.everyone() } else { 0 };
+                let to = if splits && spec.to == Destination::Hand { Destination::BattlefieldTapped } else { spec.to };
                 for &o in cards {
                     let owner = self.game.obj(o).owner;
                     if let Some(players) = &exiled_for {
                         self.exile_found_for(o, players, seen);
                         continue;
                     }
-                    match spec.to {
+                    match to {
                         Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
                         Destination::Graveyard => {
                             self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
@@ -257,8 +264,11 @@ impl Sim<'_> {
                             self.game.objs[o].controller = *searcher;
                             // 110.5b: it enters untapped unless the effect says tapped (mutant
                             // `fetched-land-enters-untapped`: the word is ignored).
-                            if spec.to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped)
-                            {
+                            if to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped) {
+                                self.game.objs[o].flags.tapped = true;
+                            }
+                            // 614.1c: its life wasn't paid, so it enters tapped.
+                            if unpaid.contains(&o) {
                                 self.game.objs[o].flags.tapped = true;
                             }
                         }

@@ -31,6 +31,10 @@ impl Decider for Observed<'_> {
             (Decision::May { player, about: MayAbout::Search, .. }, Choice::Bool(true)) => {
                 self.reserve_search(game, step, *player, true);
             }
+            (Decision::May { player, about: MayAbout::PayLife, card: Some(c) }, Choice::Bool(true)) => {
+                let pred = paid_life_as_enters(game, *player, *c);
+                self.take(step, pred);
+            }
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
                 let id = game.obj(*c).id.clone();
                 self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
@@ -98,6 +102,14 @@ impl Decider for Observed<'_> {
                     )
                     .is_some(),
                 ))
+            }
+            // A `lost_life` entry of the shock land's amount by its controller-to-be means it was
+            // paid (614.1c); each "yes" claims one. The entry doesn't name the land, so with two
+            // shock lands entering at once which one was paid is a reading `judge` revisits.
+            Decision::May { player, about: MayAbout::PayLife, card: Some(c) } => {
+                let pred = paid_life_as_enters(game, *player, *c);
+                let yes = self.find(step, &pred).is_some() && self.alternative(2) == 0;
+                Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
             }
             Decision::May { card, .. } => {
                 // A `counters` entry for the card means yes — unless it is a later one's (the
@@ -551,4 +563,12 @@ impl Decider for Observed<'_> {
             }
         }
     }
+}
+
+/// The `lost_life` entry that records `player` paying a shock land's "as enters" life (614.1c):
+/// that player losing exactly the amount the card asks for.
+fn paid_life_as_enters(game: &Game, player: usize, card: usize) -> impl Fn(&Event) -> bool {
+    let who = game.players[player].name.clone();
+    let amount = crate::rules::replacement::as_enters_life_payment(game.obj(card)).unwrap_or(0);
+    move |e: &Event| matches!(e, Event::LostLife { player, amount: a } if *player == who && *a == amount)
 }
