@@ -108,11 +108,17 @@ pub enum Mutant {
     /// A search limited to the top cards of a library (Aven Mindcensor) isn't counted as the
     /// player having searched their library, so Archive Trap's alternative cost is refused.
     TrapIgnoresCappedSearch,
+    /// Split second is ignored: a spell is cast, or an ability activated, in response to a spell
+    /// with split second (Extirpate).
+    SplitSecondIgnored,
+    /// "Its controller" (the controller of a target, Ghost Quarter's and Assassin's Trophy's
+    /// searcher; Splinter's searched player) is read as the controller of the spell or ability.
+    TargetControllerIsYou,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 35] = [
+    pub const ALL: [Mutant; 37] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -148,6 +154,8 @@ impl Mutant {
         Mutant::SearchBanIgnored,
         Mutant::BannedSearchSkipsShuffle,
         Mutant::TrapIgnoresCappedSearch,
+        Mutant::SplitSecondIgnored,
+        Mutant::TargetControllerIsYou,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -188,6 +196,8 @@ impl Mutant {
             Mutant::SearchBanIgnored => "search-ban-ignored",
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
+            Mutant::SplitSecondIgnored => "split-second-ignored",
+            Mutant::TargetControllerIsYou => "target-controller-is-you",
         }
     }
 
@@ -237,6 +247,10 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => {
                 "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
             }
+            Mutant::SplitSecondIgnored => "a spell is cast or an ability activated while a split second spell is on the stack",
+            Mutant::TargetControllerIsYou => {
+                "\"its controller\" (of a target) is read as the spell's or ability's controller: the wrong player searches"
+            }
         }
     }
 
@@ -285,6 +299,8 @@ impl Mutant {
             Mutant::SearchBanIgnored => "101.2",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
+            Mutant::SplitSecondIgnored => "702.61a",
+            Mutant::TargetControllerIsYou => "608.2h",
         }
     }
 
