@@ -247,7 +247,9 @@ impl Mutant {
             Mutant::BannedSearchSkipsShuffle => {
                 "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
             }
-            Mutant::SplitSecondIgnored => "a spell is cast or an ability activated while a split second spell is on the stack",
+            Mutant::SplitSecondIgnored => {
+                "a spell is cast or an ability activated while a split second spell is on the stack"
+            }
             Mutant::TargetControllerIsYou => {
                 "\"its controller\" (of a target) is read as the spell's or ability's controller: the wrong player searches"
             }

@@ -319,7 +319,9 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// Activates an ability (602.2): every cost is checked before any is paid.
+    /// Activates an ability (602.2): every cost is checked before any is paid, and its targets
+    /// are chosen before the costs are paid (602.2b, 601.2c before 601.2h).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn activate(
         &mut self,
         player: PlayerId,
