@@ -19,7 +19,7 @@ pub fn check_no_split_second(game: &Game, what: &str) -> Result<(), Violation> {
     }
 }
 
-/// Whether a card's printed text has split second (702.61c: one instance is as good as several).
+/// Whether a card's printed text has split second; one instance is as good as several.
 fn has_split_second(def: &CardDef) -> bool {
     def.faces().iter().any(|f| f.keywords.contains(&Keyword::SplitSecond))
 }
