@@ -120,11 +120,17 @@ pub enum Mutant {
     /// A search that splits its found cards between the battlefield and the hand (Cultivate)
     /// puts the hand's card onto the battlefield too.
     SplitDestinationAllToBattlefield,
+    /// Split second is ignored: a spell is cast, or an ability activated, in response to a spell
+    /// with split second (Extirpate).
+    SplitSecondIgnored,
+    /// "Its controller" (the controller of a target, Ghost Quarter's and Assassin's Trophy's
+    /// searcher; Splinter's searched player) is read as the controller of the spell or ability.
+    TargetControllerIsYou,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 39] = [
+    pub const ALL: [Mutant; 41] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -164,6 +170,8 @@ impl Mutant {
         Mutant::OppositionAgentExileIgnored,
         Mutant::ShockLandUnpaidEntersUntapped,
         Mutant::SplitDestinationAllToBattlefield,
+        Mutant::SplitSecondIgnored,
+        Mutant::TargetControllerIsYou,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -208,6 +216,8 @@ impl Mutant {
             Mutant::OppositionAgentExileIgnored => "opposition-agent-exile-ignored",
             Mutant::ShockLandUnpaidEntersUntapped => "shock-land-unpaid-enters-untapped",
             Mutant::SplitDestinationAllToBattlefield => "split-destination-all-to-battlefield",
+            Mutant::SplitSecondIgnored => "split-second-ignored",
+            Mutant::TargetControllerIsYou => "target-controller-is-you",
         }
     }
 
@@ -269,6 +279,12 @@ impl Mutant {
             Mutant::SplitDestinationAllToBattlefield => {
                 "Cultivate puts both found lands onto the battlefield tapped, none into the hand"
             }
+            Mutant::SplitSecondIgnored => {
+                "a spell is cast or an ability activated while a split second spell is on the stack"
+            }
+            Mutant::TargetControllerIsYou => {
+                "\"its controller\" (of a target) is read as the spell's or ability's controller: the wrong player searches"
+            }
         }
     }
 
@@ -326,6 +342,8 @@ impl Mutant {
             Mutant::OppositionAgentExileIgnored => "614.1a",
             Mutant::ShockLandUnpaidEntersUntapped => "110.5b",
             Mutant::SplitDestinationAllToBattlefield => "701.23a",
+            Mutant::SplitSecondIgnored => "702.61a",
+            Mutant::TargetControllerIsYou => "608.2h",
         }
     }
 

@@ -86,6 +86,7 @@ const EXPECTED_CLAUSES: &[&str] = &[
     "401.1", "401.2", "401.3", "401.4", "401.5", "401.6", "401.7", //
     "406.1", "406.2", "406.3", "406.3a", "406.3b", "406.4", "406.5", "406.6", "406.7", "406.8", //
     "701.5a", "701.5b", //
+    "701.8a", //
     "701.9a", "701.9b", "701.9c",  //
     "701.13a", //
     "701.16a", "111.10f", //
@@ -99,6 +100,7 @@ const EXPECTED_CLAUSES: &[&str] = &[
     "702.34a", //
     "702.52a", "702.52b", //
     "702.53a", //
+    "702.61a", "702.61b", //
     "709.1", "709.2", "709.3", "709.3a", "709.3b", "709.3c", "709.4", "709.4a", "709.4b", "709.4c", "709.4d",
 ];
 
@@ -155,6 +157,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=5).map(|n| format!("C004-{n:02}")))
         .chain((1..=4).map(|n| format!("L012-{n:02}")))
         .chain((1..=23).map(|n| format!("H012-{n:02}")))
+        .chain((1..=4).map(|n| format!("T012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

@@ -62,6 +62,11 @@ pub enum Keyword {
     Dredge,
     /// Fuse (CR 702.102): both halves of a split card may be cast together from the hand.
     Fuse,
+    /// Split second (CR 702.61a): while this spell is on the stack, players can't cast spells or
+    /// activate abilities that aren't mana abilities.
+    SplitSecond,
+    /// Indestructible (CR 702.12b): the permanent can't be destroyed.
+    Indestructible,
 }
 
 /// A card definition. An ordinary card is one face; a split card (CR 709.1) leaves the

@@ -62,6 +62,9 @@ pub enum Target {
     /// "any number of target cards from their graveyard": cards matching the filter in the
     /// graveyard of the player chosen for the first (player) target; zero cards is a legal choice.
     GraveyardCards(Filter),
+    /// "target card in a graveyard" (Extirpate, Surgical Extraction): a card matching the filter
+    /// in any player's graveyard (115.1, 601.2c).
+    CardInAGraveyard(Filter),
 }
 
 /// A stated quality of a card (CR 701.23b). The empty filter states no quality: a search for it
@@ -134,6 +137,7 @@ pub fn describe_target(t: &Target) -> String {
         Target::GraveyardCards(f) => {
             format!("any number of cards in the target player's graveyard that are {}", describe_filter(f))
         }
+        Target::CardInAGraveyard(f) => format!("a card in a graveyard that is {}", describe_filter(f)),
     }
 }
 
@@ -389,6 +393,9 @@ pub enum Effect {
     ShuffleTargetCardsInto,
     /// Counter a spell: it leaves the stack for its owner's graveyard (CR 701.6a).
     Counter(CardRef),
+    /// Destroy a permanent: it is put into its owner's graveyard (CR 701.8a); an indestructible
+    /// one isn't (702.12b). Nothing happens to an object no longer on the battlefield.
+    Destroy(CardRef),
     /// Exile an object until the source leaves the battlefield (CR 610.3).
     ExileUntilSourceLeaves(CardRef),
     /// A player gains life.
@@ -774,6 +781,10 @@ pub struct ActivatedAbility {
     /// Discarding a card matching this filter is part of the cost (CR 701.9c).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub discard: Option<Filter>,
+    /// Targets chosen as the ability is activated (602.2b, 601.2c), in order; checked again as it
+    /// resolves (608.2b). `target` in the effect is the first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<Target>,
     /// "Activate only as a sorcery" (transmute, CR 702.53a). The oracle has no turns or phases,
     /// so what this checks is the part a scenario can break: the stack must be empty.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

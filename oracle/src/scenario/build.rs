@@ -365,7 +365,7 @@ impl<'a> Builder<'a> {
                     alternative_cost: *alternative_cost,
                 }
             }
-            Step::Activate { player, card, ability, x, sacrifice, discard } => {
+            Step::Activate { player, card, ability, x, sacrifice, discard, targets } => {
                 let player = self.player(player, &format!("{path}.activate.player"))?;
                 let obj = self.card(card, &format!("{path}.activate.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -391,7 +391,12 @@ impl<'a> Builder<'a> {
                     Some(c) => Some(self.card(c, &format!("{path}.activate.discard"))?),
                     None => None,
                 };
-                Action::Activate { player, card: obj, ability: index, x: *x, sacrifice, discard }
+                let targets = targets
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| self.target(t, &format!("{path}.activate.targets[{k}]")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Action::Activate { player, card: obj, ability: index, x: *x, sacrifice, discard, targets }
             }
             Step::StartGame => Action::StartGame,
             Step::Play { player, card } => Action::PlayLand(

@@ -277,6 +277,9 @@ pub enum Step {
         /// The card discarded to pay a "discard a …" cost.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         discard: Option<String>,
+        /// Target card ids or player names, in the order the ability lists its targets (602.2b).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// Resolve the top object of the stack.
     Resolve,

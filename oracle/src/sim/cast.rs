@@ -75,6 +75,12 @@ impl Sim<'_> {
             )));
         }
         crate::rules::casting::check_not_a_land(&o.def, face).map_err(|v| self.refused(v))?;
+        // 702.61a: no other spell may be cast while a spell with split second is on the stack.
+        // Mutant `split-second-ignored`: the restriction is not checked.
+        if !self.bug(Mutant::SplitSecondIgnored) {
+            let what = format!("casting {}", o.id);
+            crate::rules::split_second::check_no_split_second(&self.game, &what).map_err(|v| self.refused(v))?;
+        }
         let def = o.def.clone();
         // 117.1a: a spell that is neither an instant nor has flash needs an empty stack. A spell
         // cast while another resolves (Jetsam) is cast when the effect says.
@@ -110,41 +116,8 @@ impl Sim<'_> {
         } else {
             x
         };
-        // Targets are the objects as they are now (400.7): remember their current object numbers.
-        let targets: Vec<TargetChoice> = targets
-            .iter()
-            .map(|t| match *t {
-                TargetChoice::Obj(o, _) => TargetChoice::Obj(o, self.game.obj(o).object_no),
-                other => other,
-            })
-            .collect();
         let wanted: Vec<Target> = cast_face.spell.as_ref().map_or(Vec::new(), |s| s.targets.clone());
-        let variable = matches!(wanted.last(), Some(Target::GraveyardCards(_)));
-        if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
-            return Err(self.invalid(format!(
-                "{} needs {} target(s) but the step gives {}",
-                cast_face.name,
-                wanted.len(),
-                targets.len()
-            )));
-        }
-        for (i, t) in targets.iter().enumerate() {
-            let spec = spec_for(&wanted, i);
-            if !self.target_legal(spec, *t, player, &targets) {
-                let what = match t {
-                    TargetChoice::Obj(o, _) => {
-                        let o = self.game.obj(*o);
-                        format!("{} ({}, in {})", o.id, o.def.name, o.zone.display(&self.names()))
-                    }
-                    TargetChoice::Player(p) => self.pname(*p),
-                };
-                return Err(self.invalid(format!(
-                    "{what} is not a legal target for {}: it needs {}",
-                    cast_face.name,
-                    crate::cards::instructions::describe_target(spec)
-                )));
-            }
-        }
+        let targets = self.check_chosen_targets(&cast_face.name, &wanted, targets, player)?;
         // 601.2f: additional costs. A required one must be paid however the spell is cast.
         let additional = cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone());
         let discard_filter = additional.as_ref().and_then(|c| c.discard.clone());
@@ -321,6 +294,50 @@ impl Sim<'_> {
         Ok(())
     }
 
+    /// Checks the targets a step chose for a spell or an activated ability (601.2c; 602.2b for
+    /// abilities): as many as it asks for, each legal for its target spec. Returns them with the
+    /// object numbers they have now (400.7), so a later zone change makes them illegal.
+    fn check_chosen_targets(
+        &self,
+        name: &str,
+        wanted: &[Target],
+        targets: &[TargetChoice],
+        player: PlayerId,
+    ) -> Result<Vec<TargetChoice>, SimError> {
+        let targets: Vec<TargetChoice> = targets
+            .iter()
+            .map(|t| match *t {
+                TargetChoice::Obj(o, _) => TargetChoice::Obj(o, self.game.obj(o).object_no),
+                other => other,
+            })
+            .collect();
+        let variable = matches!(wanted.last(), Some(Target::GraveyardCards(_)));
+        if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
+            return Err(self.invalid(format!(
+                "{name} needs {} target(s) but the step gives {}",
+                wanted.len(),
+                targets.len()
+            )));
+        }
+        for (i, t) in targets.iter().enumerate() {
+            let spec = spec_for(wanted, i);
+            if !self.target_legal(spec, *t, player, &targets) {
+                let what = match t {
+                    TargetChoice::Obj(o, _) => {
+                        let o = self.game.obj(*o);
+                        format!("{} ({}, in {})", o.id, o.def.name, o.zone.display(&self.names()))
+                    }
+                    TargetChoice::Player(p) => self.pname(*p),
+                };
+                return Err(self.invalid(format!(
+                    "{what} is not a legal target for {name}: it needs {}",
+                    crate::cards::instructions::describe_target(spec)
+                )));
+            }
+        }
+        Ok(targets)
+    }
+
     /// 305.1: a player plays a land from their hand; an effect may allow playing one from exile
     /// (406.3a, Praetor's Grasp), and the land that enters is a new object that effect can find
     /// (400.7i).
@@ -356,7 +373,9 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// Activates an ability (602.2): every cost is checked before any is paid.
+    /// Activates an ability (602.2): every cost is checked before any is paid, and its targets
+    /// are chosen before the costs are paid (602.2b, 601.2c before 601.2h).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn activate(
         &mut self,
         player: PlayerId,
@@ -365,6 +384,7 @@ impl Sim<'_> {
         x: Option<u32>,
         sacrifice: Option<ObjId>,
         discard: Option<ObjId>,
+        targets: &[TargetChoice],
     ) -> Result<(), SimError> {
         let o = self.game.obj(card).clone();
         let abilities: Vec<ActivatedAbility> =
@@ -389,6 +409,13 @@ impl Sim<'_> {
         if !ab.discard_this && (o.zone != ZoneRef::Battlefield || o.controller != player) {
             return Err(self.invalid(format!("{} is not a permanent {} controls", o.id, self.pname(player))));
         }
+        // 702.61a: no ability that isn't a mana ability may be activated under split second.
+        // Mutant `split-second-ignored`: the restriction is not checked.
+        if !self.bug(Mutant::SplitSecondIgnored) {
+            let what = format!("activating {}'s {}", o.id, ab.name);
+            crate::rules::split_second::check_no_split_second(&self.game, &what).map_err(|v| self.refused(v))?;
+        }
+        let targets = self.check_chosen_targets(&o.def.name, &ab.targets, targets, player)?;
         if ab.sorcery_speed {
             crate::rules::casting::check_activation_timing(&ab.name, &o.id, self.stack.is_empty())
                 .map_err(|v| self.refused(v))?;
@@ -533,7 +560,7 @@ impl Sim<'_> {
             }
         }
         self.revealed_for_activation = None;
-        self.push_ability(card, player, ab.effect, x);
+        self.push_ability(card, player, ab.effect, x, targets, ab.targets);
         self.release_reveals();
         milled
     }
@@ -576,6 +603,10 @@ impl Sim<'_> {
             (Target::CardInYourGraveyard(filter), TargetChoice::Obj(obj, no)) => {
                 let o = self.game.obj(obj);
                 o.zone == ZoneRef::Graveyard(controller) && o.object_no == no && matches(&o.chars, filter, None)
+            }
+            (Target::CardInAGraveyard(filter), TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                matches!(o.zone, ZoneRef::Graveyard(_)) && o.object_no == no && matches(&o.chars, filter, None)
             }
             (Target::Player, TargetChoice::Player(_)) => true,
             (Target::Opponent, TargetChoice::Player(p)) => p != controller,
@@ -632,6 +663,12 @@ impl Sim<'_> {
                         .zone(ZoneRef::Graveyard(controller))
                         .iter()
                         .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                        .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                        .map(|t| vec![t])
+                        .collect(),
+                    Target::CardInAGraveyard(_) => (0..n)
+                        .flat_map(|p| self.game.zone(ZoneRef::Graveyard(p)).to_vec())
+                        .map(|o| TargetChoice::Obj(o, self.game.obj(o).object_no))
                         .filter(|t| self.target_legal(spec, *t, controller, prefix))
                         .map(|t| vec![t])
                         .collect(),

@@ -55,6 +55,8 @@ pub enum Action {
         sacrifice: Option<ObjId>,
         /// The card discarded for a "discard a …" cost.
         discard: Option<ObjId>,
+        /// Targets, in the order the ability lists them (602.2b).
+        targets: Vec<TargetChoice>,
     },
     /// The game starts: opening-hand actions are chosen in APNAP order, the starting player (the
     /// first player) counting as the active player (101.4e), then happen at once.

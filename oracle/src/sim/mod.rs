@@ -243,8 +243,8 @@ impl<'d> Sim<'d> {
                     other => other?,
                 }
             }
-            Action::Activate { player, card, ability, x, sacrifice, discard } => {
-                self.activate(*player, *card, *ability, *x, *sacrifice, *discard)?
+            Action::Activate { player, card, ability, x, sacrifice, discard, targets } => {
+                self.activate(*player, *card, *ability, *x, *sacrifice, *discard, targets)?
             }
             Action::Resolve => self.resolve_top()?,
             Action::ResolveAll => {
@@ -366,8 +366,8 @@ impl<'d> Sim<'d> {
                 let mode = cast_mode(*flashback, *alternative_cost);
                 self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice)
             }
-            Action::Activate { player, card, ability, x, sacrifice, discard } => {
-                self.activate(*player, *card, *ability, *x, *sacrifice, *discard)
+            Action::Activate { player, card, ability, x, sacrifice, discard, targets } => {
+                self.activate(*player, *card, *ability, *x, *sacrifice, *discard, targets)
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj),
             Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj),

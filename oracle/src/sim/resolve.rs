@@ -123,6 +123,8 @@ impl Sim<'_> {
                 }),
                 "a target player",
             ),
+            // Mutant `target-controller-is-you`: "its controller" is the spell's or ability's.
+            PlayerRef::ControllerOfTarget if self.bug(Mutant::TargetControllerIsYou) => Ok(vec![ctx.controller]),
             PlayerRef::ControllerOfTarget => one(ctx.target_lki.as_ref().map(|l| l.controller), "a target object"),
             PlayerRef::OwnerOfTarget => one(ctx.target_lki.as_ref().map(|l| l.owner), "a target object"),
             PlayerRef::EachPlayer => Ok(apnap_order(n)),
@@ -441,6 +443,17 @@ impl Sim<'_> {
                     let o = self.game.obj(obj);
                     if crate::rules::zones::is_public(o.zone) && self.game.zone(o.zone).contains(&obj) {
                         ctx.follow(obj, o.object_no);
+                    }
+                }
+            }
+            Effect::Destroy(r) => {
+                // 701.8a: a destroyed permanent goes to its owner's graveyard (it dies, 700.4);
+                // 702.12b: an indestructible one stays.
+                if let Some(obj) = self.object(ctx, *r) {
+                    if crate::rules::destroy::is_destroyed(&self.game, obj) {
+                        self.put_into_graveyard_from_battlefield(obj, "701.8a");
+                    } else if self.game.obj(obj).zone == ZoneRef::Battlefield {
+                        self.rule_decision("702.12b", vec![obj]);
                     }
                 }
             }

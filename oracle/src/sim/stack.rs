@@ -2,7 +2,7 @@
 //! the top object resolving (608.2), with what is put on and taken off it between.
 
 use super::{Choice, Decision, Sim, SimError, TargetChoice, cast, is_permanent, resolve};
-use crate::cards::instructions::Effect;
+use crate::cards::instructions::{Effect, Target};
 use crate::model::{ObjId, PlayerId, ZoneRef};
 use crate::mutants::Mutant;
 use crate::outcome::Event;
@@ -31,6 +31,8 @@ pub(super) enum StackItem {
         effect: Vec<Effect>,
         triggering_player: Option<PlayerId>,
         targets: Vec<TargetChoice>,
+        /// What each target must be (608.2b checks them again as the ability resolves).
+        target_specs: Vec<Target>,
         x: u32,
         /// The new object its source became in a public zone, for a zone-change trigger (400.7e).
         found_no: Option<u32>,
@@ -132,6 +134,7 @@ impl Sim<'_> {
                     effect: t.effect,
                     triggering_player: t.triggering_player,
                     targets,
+                    target_specs: t.targets.clone(),
                     x: 0,
                     found_no: t.found_no,
                 });
@@ -145,10 +148,26 @@ impl Sim<'_> {
             return Err(self.invalid("there is nothing on the stack to resolve"));
         };
         match item {
-            StackItem::Ability { source, source_no, controller, effect, triggering_player, targets, x, found_no } => {
-                // 608.2b: an ability whose every target has become illegal doesn't resolve.
+            StackItem::Ability {
+                source,
+                source_no,
+                controller,
+                effect,
+                triggering_player,
+                targets,
+                target_specs,
+                x,
+                found_no,
+            } => {
+                // 608.2b: an ability whose every target has become illegal doesn't resolve: each
+                // target is checked against what it had to be when chosen (a land still a land, a
+                // card still in that graveyard), not only for still being the same object.
                 let all_illegal = !targets.is_empty()
-                    && targets.iter().all(|t| !self.still_legal(*t))
+                    && targets.iter().enumerate().all(|(i, t)| {
+                        !self.still_legal(*t)
+                            || (!target_specs.is_empty()
+                                && !self.target_legal(cast::spec_for(&target_specs, i), *t, controller, &targets))
+                    })
                     && !self.bug(Mutant::IllegalTargetsStillResolve);
                 if all_illegal {
                     self.rule_decision("608.2b", Vec::new());
@@ -218,8 +237,16 @@ impl Sim<'_> {
         self.stack.push(StackItem::Spell { obj, face, targets, controller, x });
     }
 
-    /// Puts an activated ability on the stack.
-    pub(crate) fn push_ability(&mut self, source: ObjId, controller: PlayerId, effect: Vec<Effect>, x: u32) {
+    /// Puts an activated ability on the stack, with the targets chosen for it (602.2b).
+    pub(crate) fn push_ability(
+        &mut self,
+        source: ObjId,
+        controller: PlayerId,
+        effect: Vec<Effect>,
+        x: u32,
+        targets: Vec<TargetChoice>,
+        target_specs: Vec<Target>,
+    ) {
         let source_no = self.game.obj(source).object_no;
         self.stack.push(StackItem::Ability {
             source,
@@ -227,7 +254,8 @@ impl Sim<'_> {
             controller,
             effect,
             triggering_player: None,
-            targets: Vec::new(),
+            targets,
+            target_specs,
             x,
             found_no: None,
         });

@@ -223,6 +223,7 @@ impl FuzzCase {
                     sacrifice: None,
                     mill: None,
                     discard: None,
+                    targets: Vec::new(),
                     sorcery_speed: false,
                 }],
                 ..CardDef::default()
@@ -387,6 +388,7 @@ impl FuzzCase {
                 x: None,
                 sacrifice: None,
                 discard: None,
+                targets: Vec::new(),
             }),
         }
         if self.targets_permanent() && self.search.exile_target_in_response {
