@@ -78,6 +78,9 @@ pub struct ScenarioResult {
     pub id: String,
     /// The CR clauses it exercises.
     pub rules: Vec<String>,
+    /// The scenario's tags (features an engine may not support), for the conformance page's filter.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// What happened.
     pub status: Status,
     /// How the baseline judges it.
@@ -92,6 +95,10 @@ pub struct ScenarioResult {
     /// (`knowledge not observed`, …), whatever the status.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unobserved: Vec<String>,
+    /// For FAIL: the observed zones beside those of the closest legal outcome (the conformance
+    /// page shows them side by side). Reports written before it existed have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zones: Option<report::ZoneSides>,
     /// For UNSUPPORTED: the engine's link, if it gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
@@ -251,7 +258,12 @@ pub fn check(
         let t = Instant::now();
         let mut r = match load_file(file, pool) {
             Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
-            Ok(loaded) => session.run(loaded),
+            Ok(loaded) => {
+                let tags = loaded.scenario.tags.clone();
+                let mut r = session.run(loaded);
+                r.tags = tags;
+                r
+            }
         };
         blame(&mut scenarios, last_talker, session.late.take());
         if r.time_ms == 0.0 {
@@ -302,11 +314,13 @@ pub fn result(id: &str, rules: Vec<String>, status: Status, message: String) -> 
     ScenarioResult {
         id: id.to_string(),
         rules,
+        tags: Vec::new(),
         status,
         gate: Gate::Expected,
         verdict: Vec::new(),
         message,
         unobserved: Vec::new(),
+        zones: None,
         link: None,
         stderr_tail: Vec::new(),
         time_ms: 0.0,

@@ -336,6 +336,7 @@ impl<'a> Session<'a> {
                     Verdict::Illegal(diffs) => {
                         let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
                         r.verdict = diffs.iter().map(Verdict1::from).collect();
+                        r.zones = super::report::ZoneSides::of(&setup, &outcome);
                         r
                     }
                     Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),

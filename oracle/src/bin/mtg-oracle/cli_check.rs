@@ -117,6 +117,9 @@ pub struct CheckArgs {
     /// Write a Markdown conformance matrix.
     #[arg(long)]
     markdown: Option<PathBuf>,
+    /// Write the conformance page: one self-contained HTML file (see `mtg-oracle report`).
+    #[arg(long)]
+    html: Option<PathBuf>,
     /// Built-in engine only: the seed of its shuffles and random choices (default: from the clock; printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -240,8 +243,12 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         }
     }
     type Render = fn(&mtg_oracle::check::CheckRun) -> String;
-    let reports: [(&Option<PathBuf>, Render); 3] =
-        [(&args.junit, report::junit), (&args.json, report::json), (&args.markdown, report::markdown)];
+    let reports: [(&Option<PathBuf>, Render); 4] = [
+        (&args.junit, report::junit),
+        (&args.json, report::json),
+        (&args.markdown, report::markdown),
+        (&args.html, report::html_of_run),
+    ];
     for (path, render) in reports {
         if let Some(path) = path
             && let Err(e) = report::write_atomic(path, &render(&run))

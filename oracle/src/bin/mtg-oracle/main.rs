@@ -1,6 +1,7 @@
 //! The `mtg-oracle` command line.
 
 mod cli_check;
+mod cli_report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -115,6 +116,12 @@ enum Command {
         #[arg(long, default_value = "scenarios/regressions")]
         out: PathBuf,
     },
+    /// Build the conformance page from JSON reports of `check --json` (one engine column each).
+    ///
+    /// One self-contained HTML file (no network; works from file://): a summary per engine, the
+    /// clause × engine heat map, filters, and each FAIL's verdict and zones. Exit status 2 when a
+    /// report can't be read or the page can't be written.
+    Report(cli_report::ReportArgs),
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -157,6 +164,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => cli_check::serve(args, &pool),
         Command::Mutants(args) => cli_check::mutants(args, &pool),
         Command::Promote { artifact, target, out } => promote_cmd(&artifact, target.as_deref(), &out),
+        Command::Report(args) => cli_report::report(&args),
         Command::Schema { kind } => {
             let schema = match kind {
                 SchemaKind::Scenario => schemars::schema_for!(Scenario),

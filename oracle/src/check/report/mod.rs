@@ -6,16 +6,20 @@
 
 mod atomic;
 mod corpus;
+mod html;
 mod junit;
 mod markdown;
 mod text;
+mod zones;
 
 use super::CheckRun;
 pub use atomic::write_atomic;
 pub use corpus::Corpus;
+pub use html::{ReadError, SavedRun, html, html_of_run};
 pub use junit::junit;
 pub use markdown::markdown;
 pub use text::{line, summary, terminal_safe};
+pub use zones::ZoneSides;
 
 /// The run as JSON: engine, version, protocol, corpus revision, per scenario status, verdict
 /// and time.
