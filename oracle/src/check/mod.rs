@@ -230,12 +230,35 @@ pub fn check(
     files: &[PathBuf],
     pool: &CardPool,
     opts: &CheckOptions,
+    progress: impl FnMut(usize, usize, &ScenarioResult),
+) -> CheckRun {
+    check_run(files, pool, opts, false, progress)
+}
+
+/// [`check`], with each FAIL's observed zones beside the closest legal ones
+/// ([`ScenarioResult::zones`], for the JSON report and the conformance page). Finding the closest
+/// legal outcome explores the scenario, so only runs that write such a report pay for it.
+pub fn check_with_zones(
+    files: &[PathBuf],
+    pool: &CardPool,
+    opts: &CheckOptions,
+    progress: impl FnMut(usize, usize, &ScenarioResult),
+) -> CheckRun {
+    check_run(files, pool, opts, true, progress)
+}
+
+fn check_run(
+    files: &[PathBuf],
+    pool: &CardPool,
+    opts: &CheckOptions,
+    zones: bool,
     mut progress: impl FnMut(usize, usize, &ScenarioResult),
 ) -> CheckRun {
     let started = Instant::now();
     let files: Vec<&PathBuf> =
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
     let mut session = Session::new(opts);
+    session.zones = zones;
     let mut scenarios: Vec<ScenarioResult> = Vec::new();
     // What an engine writes after its answer is that scenario's fault, not the next one's: it is
     // looked for just before the engine's next message (and after its last answer), and charged

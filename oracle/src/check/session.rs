@@ -66,6 +66,8 @@ pub(super) struct Session<'a> {
     /// Output the engine wrote after an answer, with its stderr since that scenario was sent:
     /// for the caller to charge to the scenario that answered.
     pub(super) late: Option<(String, Vec<String>)>,
+    /// Whether a FAIL gets its observed zones beside the closest legal ones (for the reports).
+    pub(super) zones: bool,
     opts: &'a CheckOptions,
 }
 
@@ -143,6 +145,7 @@ impl<'a> Session<'a> {
             last_seq: None,
             talked: false,
             late: None,
+            zones: false,
             opts,
         }
     }
@@ -336,7 +339,9 @@ impl<'a> Session<'a> {
                     Verdict::Illegal(diffs) => {
                         let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
                         r.verdict = diffs.iter().map(Verdict1::from).collect();
-                        r.zones = super::report::ZoneSides::of(&setup, &outcome);
+                        if self.zones {
+                            r.zones = super::report::ZoneSides::of(&setup, &outcome);
+                        }
                         r
                     }
                     Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),

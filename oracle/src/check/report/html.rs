@@ -521,7 +521,7 @@ fn card_span(out: &mut String, card: &str, marked: bool, mark: &str) {
     let _ = write!(out, "<span class=\"{class}\">{}</span> ", esc(card));
 }
 
-/// Clause ids in reading order: `101.4` before `101.4a` before `116.2`, numbers compared as
+/// Clause ids in reading order: `101.4` before `101.4a` before `701.5a` before `701.13a`, numbers compared as
 /// numbers, rulings (`R003-…`) after clauses, `(none)` last.
 fn sorted_clauses<'a>(clauses: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut v: Vec<&str> = clauses.collect();
