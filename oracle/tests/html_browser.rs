@@ -290,3 +290,28 @@ fn the_conformance_page_renders_and_filters_in_chromium() {
     assert_eq!(visible, want);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Without a browser: `report` refuses what isn't a JSON report of `check` (exit 2, naming the
+/// file), and `check --html` writes the page whole, with a row per scenario.
+#[test]
+fn report_refuses_unreadable_reports_and_check_writes_the_page() {
+    let dir = common::scratch_dir("html-browser", "cli");
+    let page = dir.join("page.html");
+    let garbage = dir.join("garbage.json");
+    std::fs::write(&garbage, "{\"scenarios\": [{\"id\": 1}]}").unwrap();
+    for bad in [garbage.clone(), dir.clone(), dir.join("missing.json")] {
+        let out = oracle(&["report", &bad.display().to_string(), "--html", &page.display().to_string()]);
+        assert_eq!(out.status.code(), Some(2), "{}", bad.display());
+        assert!(String::from_utf8_lossy(&out.stderr).contains(&bad.display().to_string()), "the error names the file");
+        assert!(!page.exists(), "no page from a bad report");
+    }
+    let out =
+        oracle(&["check", "-q", "--seed", "1", "--filter", "701.24-shuffle", "--html", &page.display().to_string()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&page).expect("check --html wrote the page");
+    let ran = String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.starts_with("PASS")).count();
+    assert!(ran > 0);
+    assert_eq!(html.matches("<tr class=\"result\"").count(), ran, "a row per scenario");
+    assert!(html.ends_with("</html>\n"), "written whole");
+    let _ = std::fs::remove_dir_all(&dir);
+}

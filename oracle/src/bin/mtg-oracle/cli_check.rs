@@ -247,16 +247,20 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         }
     }
     type Render = fn(&mtg_oracle::check::CheckRun) -> String;
-    let reports: [(&Option<PathBuf>, Render); 4] = [
-        (&args.junit, report::junit),
-        (&args.json, report::json),
-        (&args.markdown, report::markdown),
-        (&args.html, report::html_of_run),
-    ];
+    let reports: [(&Option<PathBuf>, Render); 3] =
+        [(&args.junit, report::junit), (&args.json, report::json), (&args.markdown, report::markdown)];
     for (path, render) in reports {
         if let Some(path) = path
             && let Err(e) = report::write_atomic(path, &render(&run))
         {
+            eprintln!("error: {}: {e}", path.display());
+            code = 2;
+        }
+    }
+    if let Some(path) = &args.html {
+        let written = crate::cli_report::clause_summaries()
+            .and_then(|s| report::write_atomic(path, &report::html_of_run(&run, &s)).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             eprintln!("error: {}: {e}", path.display());
             code = 2;
         }

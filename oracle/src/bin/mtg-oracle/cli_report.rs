@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use mtg_oracle::check::report::{self, SavedRun};
+use mtg_oracle::check::report::{self, ClauseSummaries, SavedRun};
 use mtg_oracle::coverage::index::RulesIndex;
 
 /// `mtg-oracle report`.
@@ -31,14 +31,14 @@ pub fn report(args: &ReportArgs) -> ExitCode {
             }
         }
     }
-    let index = match RulesIndex::bundled() {
-        Ok(i) => i,
+    let summaries = match clause_summaries() {
+        Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = report::write_atomic(&args.html, &report::html(&runs, Some(&index))) {
+    if let Err(e) = report::write_atomic(&args.html, &report::html(&runs, &summaries)) {
         eprintln!("error: {}: {e}", args.html.display());
         return ExitCode::from(2);
     }
@@ -64,4 +64,16 @@ fn read_report(path: &std::path::Path) -> Result<String, String> {
         return Err(format!("larger than {} MiB", MAX_REPORT_BYTES >> 20));
     }
     String::from_utf8(bytes).map_err(|_| "not UTF-8".to_string())
+}
+
+/// The bundled rules index's summaries, for the page's hover text.
+pub fn clause_summaries() -> Result<ClauseSummaries, String> {
+    let index = RulesIndex::bundled().map_err(|e| e.to_string())?;
+    let clauses = index.clauses.iter().map(|c| (c.id.clone(), format!("{}: {}", c.section, c.summary)));
+    let rulings = index.rulings.iter().map(|r| (r.id.clone(), format!("{}: {}", r.section, r.summary)));
+    let supporting = index.supporting.iter().map(|s| (s.id.clone(), s.summary.clone()));
+    Ok(ClauseSummaries {
+        checked_against: index.checked_against.clone(),
+        by_id: clauses.chain(rulings).chain(supporting).collect(),
+    })
 }

@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 use serde::Deserialize;
 
 use super::ZoneSides;
+// XML escaping is HTML escaping too (`&apos;` is an HTML5 entity), in content and quoted attributes.
+use super::junit::xml as esc;
 use crate::check::{CheckRun, Status, Verdict1};
-use crate::coverage::index::RulesIndex;
 
 const STYLE: &str = include_str!("html.css");
 const SCRIPT: &str = include_str!("html.js");
@@ -146,15 +147,23 @@ impl SavedRun {
     }
 }
 
-/// The page for one run of `check` (`check --html`).
-pub fn html_of_run(run: &CheckRun) -> String {
-    html(&[SavedRun::of(run)], RulesIndex::bundled().ok().as_ref())
+/// The clause summaries the page shows on hover: the rules index's, in the project's own words
+/// (the caller reads the index: `check` sits below `coverage`).
+#[derive(Debug, Clone, Default)]
+pub struct ClauseSummaries {
+    /// The CR version the summaries were checked against.
+    pub checked_against: String,
+    /// Clause or ruling id → its one-line summary (with its section).
+    pub by_id: BTreeMap<String, String>,
 }
 
-/// The conformance page for `runs` (one column of the matrix each), with clause summaries from
-/// `index` on hover.
-pub fn html(runs: &[SavedRun], index: Option<&RulesIndex>) -> String {
-    let summaries = summaries(index);
+/// The page for one run of `check` (`check --html`).
+pub fn html_of_run(run: &CheckRun, summaries: &ClauseSummaries) -> String {
+    html(&[SavedRun::of(run)], summaries)
+}
+
+/// The conformance page for `runs` (one column of the matrix each), with `summaries` on hover.
+pub fn html(runs: &[SavedRun], summaries: &ClauseSummaries) -> String {
     let labels = labels(runs);
     let mut out = String::with_capacity(64 * 1024);
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
@@ -173,32 +182,24 @@ pub fn html(runs: &[SavedRun], index: Option<&RulesIndex>) -> String {
          d.dataset.errors = String(Number(d.dataset.errors || 0) + 1); });</script>\n",
     );
     out.push_str("<header><h1>mtg-oracle conformance</h1>\n");
-    if let Some(index) = index {
+    if !summaries.checked_against.is_empty() {
         let _ = writeln!(
             out,
             "<p class=\"note\">Clause summaries on hover are the project's own words (rules index checked \
              against {}); read the Comprehensive Rules for the text.</p>",
-            esc(&index.checked_against)
+            esc(&summaries.checked_against)
         );
     }
     out.push_str("</header>\n");
+    let summaries = &summaries.by_id;
     summary_section(&mut out, runs, &labels);
     filters_section(&mut out, runs, &labels);
-    matrix_section(&mut out, runs, &labels, &summaries);
-    results_section(&mut out, runs, &labels, &summaries);
+    matrix_section(&mut out, runs, &labels, summaries);
+    results_section(&mut out, runs, &labels, summaries);
     out.push_str("<script>\n");
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body>\n</html>\n");
     out
-}
-
-/// Clause and ruling id → its one-line summary.
-fn summaries(index: Option<&RulesIndex>) -> BTreeMap<String, String> {
-    let Some(index) = index else { return BTreeMap::new() };
-    let clauses = index.clauses.iter().map(|c| (c.id.clone(), format!("{}: {}", c.section, c.summary)));
-    let rulings = index.rulings.iter().map(|r| (r.id.clone(), format!("{}: {}", r.section, r.summary)));
-    let supporting = index.supporting.iter().map(|s| (s.id.clone(), s.summary.clone()));
-    clauses.chain(rulings).chain(supporting).collect()
 }
 
 /// One label per run; runs that would share one are told apart by their position.
@@ -551,27 +552,6 @@ fn natural_key(id: &str) -> (u8, Vec<(String, u64)>) {
     (rank, parts)
 }
 
-/// Text as HTML: safe in element content and in double- or single-quoted attribute values.
-/// Control characters other than newline and tab are shown as `\u{…}` escapes.
-pub(crate) fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\n' | '\t' => out.push(c),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -617,10 +597,10 @@ mod tests {
             scenarios: vec![fail, error],
             ..SavedRun::default()
         };
-        let page = html(&[run], None);
+        let page = html(&[run], &ClauseSummaries::default());
         assert!(!page.contains("<script>alert"), "a hostile name reached the page as markup");
         assert!(!page.contains("\"'&\""), "an unescaped quote could end an attribute");
-        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;"));
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&apos;&amp;"));
         assert!(!page.contains("href=\"javascript"), "an engine's link is shown, never followed");
         // The page's own scripts: the error counter and the filters.
         assert_eq!(page.matches("<script>").count(), 2);
@@ -635,7 +615,7 @@ mod tests {
             "verdict":[{"clause":"701.23a","message":"wrong"}],"message":"701.23a: wrong","time_ms":1.0}],
             "stale_baseline":[],"seconds":0.1}"#;
         let run = SavedRun::parse(old).unwrap();
-        let page = html(&[run], None);
+        let page = html(&[run], &ClauseSummaries::default());
         assert!(page.contains("This report has no zones for this FAIL."));
         assert!(page.contains("<b>minimal difference</b>"));
         assert!(SavedRun::parse("{\"scenarios\": [{\"id\": 1}]}").is_err());
@@ -650,7 +630,7 @@ mod tests {
         a.scenarios =
             vec![result("a.yaml", Status::Pass), result("b.yaml", Status::Fail), result("c.yaml", Status::Unsupported)];
         let b = SavedRun { mode: "free".into(), scenarios: vec![result("a.yaml", Status::Pass)], ..a.clone() };
-        let page = html(&[a, b], None);
+        let page = html(&[a, b], &ClauseSummaries::default());
         assert!(page.contains("data-engine=\"0\" title=\"701.23a — (not in the rules index)\nengine · scripted: PASS 1, FAIL 1, UNSUPPORTED 1\" style=\"background: hsl(60, 65%, 72%)\">1/2</td>"));
         assert!(page.contains(">1/1</td>"));
         let z = ZoneSides {
@@ -663,10 +643,10 @@ mod tests {
 
     #[test]
     fn clauses_sort_as_numbers() {
-        let ids = ["701.23b", "R003-11", "(none)", "101.4", "701.3", "101.4a", "701.23"];
+        let ids = ["701.23b", "R003-11", "(none)", "101.4", "701.5a", "101.4a", "701.23"];
         assert_eq!(
             sorted_clauses(ids.into_iter()),
-            ["101.4", "101.4a", "701.3", "701.23", "701.23b", "R003-11", "(none)"]
+            ["101.4", "101.4a", "701.5a", "701.23", "701.23b", "R003-11", "(none)"]
         );
     }
 }

@@ -18,7 +18,7 @@ mod zones;
 use super::CheckRun;
 pub use atomic::write_atomic;
 pub use corpus::Corpus;
-pub use html::{ReadError, SavedRun, html, html_of_run};
+pub use html::{ClauseSummaries, ReadError, SavedRun, html, html_of_run};
 pub use junit::junit;
 pub use markdown::markdown;
 pub use text::{line, summary, terminal_safe};
