@@ -78,6 +78,9 @@ pub struct ScenarioResult {
     pub id: String,
     /// The CR clauses it exercises.
     pub rules: Vec<String>,
+    /// The scenario's tags (features an engine may not support), for the conformance page's filter.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// What happened.
     pub status: Status,
     /// How the baseline judges it.
@@ -92,6 +95,10 @@ pub struct ScenarioResult {
     /// (`knowledge not observed`, …), whatever the status.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unobserved: Vec<String>,
+    /// For FAIL: the observed zones beside those of the closest legal outcome (the conformance
+    /// page shows them side by side). Reports written before it existed have none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub zones: Option<report::ZoneSides>,
     /// For UNSUPPORTED: the engine's link, if it gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
@@ -226,12 +233,35 @@ pub fn check(
     files: &[PathBuf],
     pool: &CardPool,
     opts: &CheckOptions,
+    progress: impl FnMut(usize, usize, &ScenarioResult),
+) -> CheckRun {
+    check_run(files, pool, opts, false, progress)
+}
+
+/// [`check`], with each FAIL's observed zones beside the closest legal ones
+/// ([`ScenarioResult::zones`], for the JSON report and the conformance page). Finding the closest
+/// legal outcome explores the scenario, so only runs that write such a report pay for it.
+pub fn check_with_zones(
+    files: &[PathBuf],
+    pool: &CardPool,
+    opts: &CheckOptions,
+    progress: impl FnMut(usize, usize, &ScenarioResult),
+) -> CheckRun {
+    check_run(files, pool, opts, true, progress)
+}
+
+fn check_run(
+    files: &[PathBuf],
+    pool: &CardPool,
+    opts: &CheckOptions,
+    zones: bool,
     mut progress: impl FnMut(usize, usize, &ScenarioResult),
 ) -> CheckRun {
     let started = Instant::now();
     let files: Vec<&PathBuf> =
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
     let mut session = Session::new(opts);
+    session.zones = zones;
     let mut scenarios: Vec<ScenarioResult> = Vec::new();
     // What an engine writes after its answer is that scenario's fault, not the next one's: it is
     // looked for just before the engine's next message (and after its last answer), and charged
@@ -270,7 +300,12 @@ pub fn check(
             let t = Instant::now();
             let mut r = match loaded {
                 Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
-                Ok(prepared) => session.run_prepared(prepared),
+                Ok(prepared) => {
+                    let tags = prepared.tags().to_vec();
+                    let mut r = session.run_prepared(prepared);
+                    r.tags = tags;
+                    r
+                }
             };
             blame(&mut scenarios, last_talker, session.late.take());
             if r.time_ms == 0.0 {
@@ -322,11 +357,13 @@ pub fn result(id: &str, rules: Vec<String>, status: Status, message: String) -> 
     ScenarioResult {
         id: id.to_string(),
         rules,
+        tags: Vec::new(),
         status,
         gate: Gate::Expected,
         verdict: Vec::new(),
         message,
         unobserved: Vec::new(),
+        zones: None,
         link: None,
         stderr_tail: Vec::new(),
         time_ms: 0.0,

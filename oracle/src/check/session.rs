@@ -69,6 +69,8 @@ pub(super) struct Session<'a> {
     /// The outcome of the last answer judged illegal (FAIL), kept for `reduce` to show and to
     /// draft `never:` from.
     last_failing_outcome: Option<crate::outcome::Outcome>,
+    /// Whether a FAIL gets its observed zones beside the closest legal ones (for the reports).
+    pub(super) zones: bool,
     opts: &'a CheckOptions,
 }
 
@@ -96,6 +98,11 @@ impl Prepared {
         let refused =
             precheck(&loaded, &|status, message| result(&loaded.id, loaded.scenario.rules.clone(), status, message));
         Prepared { loaded, refused }
+    }
+
+    /// The scenario's tags.
+    pub(super) fn tags(&self) -> &[String] {
+        &self.loaded.scenario.tags
     }
 }
 
@@ -175,6 +182,7 @@ impl<'a> Session<'a> {
             talked: false,
             late: None,
             last_failing_outcome: None,
+            zones: false,
             opts,
         }
     }
@@ -374,9 +382,12 @@ impl<'a> Session<'a> {
                 let mut r = match verdict {
                     Verdict::Legal => mk(Status::Pass, String::new()),
                     Verdict::Illegal(diffs) => {
-                        self.last_failing_outcome = Some(outcome);
                         let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
                         r.verdict = diffs.iter().map(Verdict1::from).collect();
+                        if self.zones {
+                            r.zones = super::report::ZoneSides::of(&setup, &outcome);
+                        }
+                        self.last_failing_outcome = Some(outcome);
                         r
                     }
                     Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),

@@ -10,7 +10,7 @@ use mtg_oracle::cards::CardPool;
 use mtg_oracle::check::baseline::Baseline;
 use mtg_oracle::check::engine::{EngineCommand, Limits};
 use mtg_oracle::check::mutation::{mutation_run, table};
-use mtg_oracle::check::{CheckOptions, check as run_check, parse_partition, report};
+use mtg_oracle::check::{CheckOptions, check as run_check, check_with_zones, parse_partition, report};
 use mtg_oracle::mutants::Mutant;
 use mtg_oracle::protocol::Mode;
 use mtg_oracle::scenario::collect_files;
@@ -117,6 +117,9 @@ pub struct CheckArgs {
     /// Write a Markdown conformance matrix.
     #[arg(long)]
     markdown: Option<PathBuf>,
+    /// Write the conformance page: one self-contained HTML file (see `mtg-oracle report`).
+    #[arg(long)]
+    html: Option<PathBuf>,
     /// Built-in engine only: the seed of its shuffles and random choices (default: from the clock; printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -210,7 +213,9 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
     };
     let progress = show_progress(args.quiet);
     let mut stdout = std::io::stdout().lock();
-    let mut run = run_check(&files, pool, &opts, |i, n, r| {
+    // The zones of each FAIL are worked out only for the reports that show them.
+    let with_zones = args.json.is_some() || args.html.is_some();
+    let show = |i: usize, n: usize, r: &mtg_oracle::check::ScenarioResult| {
         if progress {
             eprint!("\r\x1b[K[{}/{n}] {}", i + 1, report::terminal_safe(&r.id));
         }
@@ -220,7 +225,9 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
             }
             let _ = writeln!(stdout, "{}", report::line(r));
         }
-    });
+    };
+    let mut run =
+        if with_zones { check_with_zones(&files, pool, &opts, show) } else { run_check(&files, pool, &opts, show) };
     if progress {
         eprint!("\r\x1b[K");
     }
@@ -250,6 +257,14 @@ pub fn check(args: CheckArgs, pool: &CardPool) -> ExitCode {
         if let Some(path) = path
             && let Err(e) = report::write_atomic(path, &render(&run))
         {
+            eprintln!("error: {}: {e}", path.display());
+            code = 2;
+        }
+    }
+    if let Some(path) = &args.html {
+        let written = crate::cli_report::clause_summaries()
+            .and_then(|s| report::write_atomic(path, &report::html_of_run(&run, &s)).map_err(|e| e.to_string()));
+        if let Err(e) = written {
             eprintln!("error: {}: {e}", path.display());
             code = 2;
         }

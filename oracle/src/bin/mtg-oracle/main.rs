@@ -2,6 +2,7 @@
 
 mod cli_check;
 mod cli_reduce;
+mod cli_report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -123,6 +124,12 @@ enum Command {
     /// (to review) and prints the engine's outcome beside the legal ones. Exit status: 0 when
     /// written, 1 when the engine doesn't FAIL on the scenario, 2 on an error.
     Reduce(cli_reduce::ReduceArgs),
+    /// Build the conformance page from JSON reports of `check --json` (one engine column each).
+    ///
+    /// One self-contained HTML file (no network; works from file://): a summary per engine, the
+    /// clause × engine heat map, filters, and each FAIL's verdict and zones. Exit status 2 when a
+    /// report can't be read or the page can't be written.
+    Report(cli_report::ReportArgs),
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -166,6 +173,7 @@ fn main() -> ExitCode {
         Command::Mutants(args) => cli_check::mutants(args, &pool),
         Command::Reduce(args) => cli_reduce::reduce_cmd(args, &pool),
         Command::Promote { artifact, target, out } => promote_cmd(&artifact, target.as_deref(), &out),
+        Command::Report(args) => cli_report::report(&args),
         Command::Schema { kind } => {
             let schema = match kind {
                 SchemaKind::Scenario => schemars::schema_for!(Scenario),

@@ -7,7 +7,8 @@ use super::text::line;
 use crate::check::baseline::Gate;
 use crate::check::{CheckRun, Status};
 
-fn xml(text: &str) -> String {
+/// Text as XML, safe in element content and quoted attribute values (the HTML page uses it too).
+pub(super) fn xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
