@@ -80,12 +80,14 @@ impl Ctx {
         }
     }
 
-    /// Last known information about the first target (608.2h): if it has left the battlefield,
-    /// its controller is the one it had there.
+    /// Last known information about the first target (608.2h): a spell or permanent's controller
+    /// is the one it has now (on the stack, the player who cast it, whoever owns the card); if it
+    /// has left the battlefield, the one it had there.
     pub(super) fn capture_target(&mut self, game: &Game) {
         if let Some(TargetChoice::Obj(obj, no)) = self.targets.first() {
             let o = game.obj(*obj);
-            let controller = if o.zone == ZoneRef::Battlefield { o.controller } else { o.last_controller };
+            let controller =
+                if matches!(o.zone, ZoneRef::Battlefield | ZoneRef::Stack) { o.controller } else { o.last_controller };
             // 608.2h: the target as it is if it is still that object; if it has moved (a new
             // object, 400.7), as it last existed — a face-down permanent exiled in response has
             // no name (708.2a), whatever the card now face up in exile is called.
