@@ -3,33 +3,12 @@
 //! Trap's alternative cost (118.9) — the rules functions at their boundaries, and the verdicts an
 //! engine with the matching bug gets.
 
-use mtg_oracle::explore::explore;
 use mtg_oracle::judge::{Verdict, judge};
-use mtg_oracle::model::{ObjId, PlayerId};
 use mtg_oracle::outcome::{Event, LoggedEvent, Outcome};
 use mtg_oracle::rules::casting::check_alternative_cost;
 use mtg_oracle::rules::search::{check_may_ignore_search_ban, library_search_ban};
-use mtg_oracle::scenario::{Loaded, load_file};
-use mtg_oracle_tests::{pool, repo_root};
-
-fn load(name: &str) -> Loaded {
-    let path = repo_root().join("scenarios").join(name);
-    load_file(&path, &pool()).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn obj(loaded: &Loaded, id: &str) -> ObjId {
-    *loaded.setup.ids.get(id).unwrap_or_else(|| panic!("no card {id}"))
-}
-
-fn seat(loaded: &Loaded, name: &str) -> PlayerId {
-    loaded.setup.game.players.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("no player {name}"))
-}
-
-fn the_legal_outcome(loaded: &Loaded) -> Outcome {
-    let x = explore(&loaded.setup, 10_000).expect("explores");
-    assert_eq!(x.outcomes.len(), 1, "one legal outcome");
-    x.outcomes.values().next().expect("one").outcome.clone()
-}
+use mtg_oracle::scenario::Loaded;
+use mtg_oracle_tests::{load_bundled, obj_of, seat_of, the_legal_outcome};
 
 #[track_caller]
 fn assert_clause(loaded: &Loaded, observed: &Outcome, clause: &str) {
@@ -41,8 +20,8 @@ fn assert_clause(loaded: &Loaded, observed: &Outcome, clause: &str) {
 
 #[test]
 fn stranglehold_stops_opponents_in_any_library_but_not_its_controller() {
-    let s = load("rulings/h012-03-stranglehold-stops-searching-the-controllers-library.yaml");
-    let (bob, alice) = (seat(&s, "Bob"), seat(&s, "Alice"));
+    let s = load_bundled("rulings/h012-03-stranglehold-stops-searching-the-controllers-library.yaml");
+    let (bob, alice) = (seat_of(&s, "Bob"), seat_of(&s, "Alice"));
     let game = &s.setup.game;
     assert!(library_search_ban(game, bob, bob, bob).is_some(), "Bob's own library");
     assert!(library_search_ban(game, bob, alice, bob).is_some(), "Alice's library");
@@ -51,8 +30,8 @@ fn stranglehold_stops_opponents_in_any_library_but_not_its_controller() {
 
 #[test]
 fn ashiok_stops_only_an_opponents_own_search_of_their_own_library() {
-    let s = load("101.2-cant/101.2-ashiok-stops-opponents-own-tutor.yaml");
-    let (bob, alice) = (seat(&s, "Bob"), seat(&s, "Alice"));
+    let s = load_bundled("101.2-cant/101.2-ashiok-stops-opponents-own-tutor.yaml");
+    let (bob, alice) = (seat_of(&s, "Bob"), seat_of(&s, "Alice"));
     let game = &s.setup.game;
     assert!(library_search_ban(game, bob, bob, bob).is_some(), "Bob's spell, Bob's library");
     assert!(library_search_ban(game, bob, alice, bob).is_none(), "another player's library");
@@ -62,40 +41,40 @@ fn ashiok_stops_only_an_opponents_own_search_of_their_own_library() {
 
 #[test]
 fn only_leonin_arbiter_offers_the_special_action() {
-    let s = load("116.2-special-actions/116.2d-only-an-ignorable-effect-can-be-ignored.yaml");
-    let refused = check_may_ignore_search_ban(&s.setup.game, obj(&s, "stranglehold")).expect_err("Stranglehold");
+    let s = load_bundled("116.2-special-actions/116.2d-only-an-ignorable-effect-can-be-ignored.yaml");
+    let refused = check_may_ignore_search_ban(&s.setup.game, obj_of(&s, "stranglehold")).expect_err("Stranglehold");
     assert_eq!(refused.clause, "116.2d");
-    let a = load("rulings/h012-09-two-leonin-arbiters-one-paid-still-cant-search.yaml");
-    assert!(check_may_ignore_search_ban(&a.setup.game, obj(&a, "arbiter-1")).is_ok());
+    let a = load_bundled("rulings/h012-09-two-leonin-arbiters-one-paid-still-cant-search.yaml");
+    assert!(check_may_ignore_search_ban(&a.setup.game, obj_of(&a, "arbiter-1")).is_ok());
     // Paying for one Arbiter leaves the other's effect on Bob; paying for both frees him, and
     // only him.
     let mut game = a.setup.game.clone();
-    let (bob, alice) = (seat(&a, "Bob"), seat(&a, "Alice"));
-    game.objs[obj(&a, "arbiter-1")].flags.search_ban_ignored_by |= 1 << bob;
-    assert_eq!(library_search_ban(&game, bob, bob, bob), Some(obj(&a, "arbiter-2")));
-    game.objs[obj(&a, "arbiter-2")].flags.search_ban_ignored_by |= 1 << bob;
+    let (bob, alice) = (seat_of(&a, "Bob"), seat_of(&a, "Alice"));
+    game.objs[obj_of(&a, "arbiter-1")].flags.search_ban_ignored_by |= 1 << bob;
+    assert_eq!(library_search_ban(&game, bob, bob, bob), Some(obj_of(&a, "arbiter-2")));
+    game.objs[obj_of(&a, "arbiter-2")].flags.search_ban_ignored_by |= 1 << bob;
     assert_eq!(library_search_ban(&game, bob, bob, bob), None);
     assert!(library_search_ban(&game, alice, alice, alice).is_some(), "Alice didn't pay");
 }
 
 #[test]
 fn archive_traps_cost_needs_an_opponent_who_searched_their_library() {
-    let s = load("rulings/h012-12-archive-trap-free-after-tutor-finds-nothing.yaml");
-    let (bob, alice) = (seat(&s, "Bob"), seat(&s, "Alice"));
-    let trap = obj(&s, "archive-trap");
+    let s = load_bundled("rulings/h012-12-archive-trap-free-after-tutor-finds-nothing.yaml");
+    let (bob, alice) = (seat_of(&s, "Bob"), seat_of(&s, "Alice"));
+    let trap = obj_of(&s, "archive-trap");
     let mut game = s.setup.game.clone();
     assert_eq!(check_alternative_cost(&game, trap, alice).expect_err("no search yet").clause, "118.9");
     game.searched_own_library |= 1 << alice;
     assert!(check_alternative_cost(&game, trap, alice).is_err(), "Alice's own search doesn't count");
     game.searched_own_library |= 1 << bob;
     assert!(check_alternative_cost(&game, trap, alice).is_ok());
-    let tutor = obj(&s, "mystical-tutor");
+    let tutor = obj_of(&s, "mystical-tutor");
     assert!(check_alternative_cost(&game, tutor, alice).is_err(), "a card without an alternative cost");
 }
 
 #[test]
 fn a_search_under_stranglehold_breaks_101_2() {
-    let s = load("rulings/h012-02-stranglehold-tutor-still-shuffles.yaml");
+    let s = load_bundled("rulings/h012-02-stranglehold-tutor-still-shuffles.yaml");
     let mut o = the_legal_outcome(&s);
     assert!(judge(&s.setup, &o).is_legal());
     // The engine lets Bob search and take the Forest anyway.
@@ -112,7 +91,7 @@ fn a_search_under_stranglehold_breaks_101_2() {
 
 #[test]
 fn a_skipped_shuffle_after_a_stopped_search_breaks_701_24a() {
-    let s = load("rulings/h012-02-stranglehold-tutor-still-shuffles.yaml");
+    let s = load_bundled("rulings/h012-02-stranglehold-tutor-still-shuffles.yaml");
     let mut o = the_legal_outcome(&s);
     o.events.retain(|e| !matches!(e.event, Event::Shuffled { .. }));
     assert_clause(&s, &o, "701.24a");

@@ -83,3 +83,30 @@ pub fn check_options(
         limits,
     }
 }
+
+/// Loads the bundled scenario `scenarios/<name>`.
+#[track_caller]
+pub fn load_bundled(name: &str) -> mtg_oracle::scenario::Loaded {
+    let path = repo_root().join("scenarios").join(name);
+    mtg_oracle::scenario::load_file(&path, &pool()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The object of the card with scenario id `id`.
+#[track_caller]
+pub fn obj_of(loaded: &mtg_oracle::scenario::Loaded, id: &str) -> mtg_oracle::model::ObjId {
+    *loaded.setup.ids.get(id).unwrap_or_else(|| panic!("no card {id}"))
+}
+
+/// The seat of the player named `name`.
+#[track_caller]
+pub fn seat_of(loaded: &mtg_oracle::scenario::Loaded, name: &str) -> mtg_oracle::model::PlayerId {
+    loaded.setup.game.players.iter().position(|p| p.name == name).unwrap_or_else(|| panic!("no player {name}"))
+}
+
+/// The scenario's one legal outcome (asserting there is exactly one).
+#[track_caller]
+pub fn the_legal_outcome(loaded: &mtg_oracle::scenario::Loaded) -> mtg_oracle::outcome::Outcome {
+    let x = mtg_oracle::explore::explore(&loaded.setup, 10_000).expect("explores");
+    assert_eq!(x.outcomes.len(), 1, "one legal outcome");
+    x.outcomes.values().next().expect("one").outcome.clone()
+}

@@ -173,7 +173,22 @@ impl Decider for Observed<'_> {
                 if !splits.contains(&first) {
                     splits.push(first);
                 }
-                let others = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &destination);
+                // Cards the log reveals in this step were found by an instruction that reveals
+                // (701.23e): where destinations don't tell the instructions apart, that does.
+                let revealed: BTreeSet<&str> = self
+                    .events
+                    .iter()
+                    .filter(|e| e.step == step)
+                    .flat_map(|e| match &e.event {
+                        Event::Revealed { cards, .. } => cards.iter().map(String::as_str).collect(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let group = |c: ObjId| {
+                    let shown = if revealed.contains(game.obj(c).id.as_str()) { " (revealed)" } else { "" };
+                    Some(format!("{}{shown}", destination(c).unwrap_or_default()))
+                };
+                let others = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &group);
                 for s in others {
                     if !splits.contains(&s) {
                         splits.push(s);

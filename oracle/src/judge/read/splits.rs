@@ -10,9 +10,9 @@ pub(super) const MAX_SPLITS: usize = 16;
 /// Every way (up to `limit`) to split a merged search's found cards among its instructions so
 /// that each instruction's find is legal (701.23h: one search, so the log doesn't say which
 /// instruction found which card). Cards only one instruction could find are placed first.
-/// `destination` gives, for a found card, where the observation says it went in this step
-/// (`None`: it didn't move); cards that went to the same place most likely went by the same
-/// instruction, so splits that keep such groups together are tried first.
+/// `destination` groups the found cards by what the observation shows of each — where it went in
+/// this step, and whether the log revealed it (the caller's key); cards of one group most likely
+/// went by the same instruction, so splits that keep such groups together are tried first.
 pub(super) fn legal_splits(
     game: &Game,
     cards: &[ObjId],
