@@ -105,13 +105,16 @@ const EXPECTED_CLAUSES: &[&str] = &[
 ];
 
 /// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, 101.4d (no effect
-/// in the seeds or the pool nests one player's choice inside another's) and 702.53b (transmute
-/// outside the hand: no pool card looks for activated abilities).
+/// in the seeds or the pool nests one player's choice inside another's), 702.53b (transmute
+/// outside the hand: no pool card looks for activated abilities), 701.8b–c (destroying by
+/// lethal damage or regeneration: neither is modelled) and 702.61c (more than one split second
+/// on a spell: no pool card has that).
 const EXPECTED_OUT_OF_SCOPE: &[&str] = &[
     "101.2a", //
     "101.4d", //
     "400.7a", "400.7b", "400.7c", "400.7d", "400.7f", "400.7k", "400.7m",  //
     "702.53b", //
+    "701.8b", "701.8c", "702.61c", //
     "709.5", "709.5a", "709.5b", "709.5c", "709.5d", "709.5e", "709.5f", "709.5g", "709.5h", "709.5i", "709.5j",
 ];
 
