@@ -272,7 +272,7 @@ pub fn check_land_timing(name: &str, stack_empty: bool) -> Result<(), Violation>
     Err(Violation::new("305.1", format!("{name} can't be played as a land while the stack isn't empty")))
 }
 
-/// 601.2f, 701.21a: an additional cost "sacrifice a [quality] permanent" can be paid only with a
+/// 601.2f, 701.21a: an additional cost "sacrifice a \[quality\] permanent" can be paid only with a
 /// permanent on the battlefield that the caster controls and that has that quality as the cost is
 /// paid; a spell can't pay for itself, and one permanent pays it once.
 pub fn check_sacrifice_cost(game: &Game, caster: PlayerId, permanent: ObjId, filter: &Filter) -> Result<(), Violation> {
@@ -296,7 +296,7 @@ pub fn check_sacrifice_cost(game: &Game, caster: PlayerId, permanent: ObjId, fil
     Ok(())
 }
 
-/// The permanents `caster` could sacrifice to pay a "sacrifice a [quality] permanent" cost now.
+/// The permanents `caster` could sacrifice to pay a "sacrifice a \[quality\] permanent" cost now.
 pub fn sacrifice_cost_options(game: &Game, caster: PlayerId, filter: &Filter) -> Vec<ObjId> {
     game.zone(ZoneRef::Battlefield)
         .iter()
