@@ -8,7 +8,7 @@ use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::{Event, Outcome};
 use mtg_oracle::runner::{RunResult, run_loaded};
 use mtg_oracle::scenario::{Loaded, load_str};
-use mtg_oracle_tests::pool;
+use mtg_oracle_tests::{assert_illegal, pool};
 
 fn load(yaml: &str) -> Loaded {
     load_str("inline.yaml", yaml, &pool()).unwrap_or_else(|e| panic!("{e}"))
@@ -24,16 +24,6 @@ fn only_outcome(loaded: &Loaded) -> Outcome {
 fn move_card(o: &mut Outcome, card: &str, from: &str, to: &str) {
     o.zones.get_mut(from).expect("zone").retain(|c| c != card);
     o.zones.entry(to.to_string()).or_default().push(card.to_string());
-}
-
-#[track_caller]
-fn assert_illegal(loaded: &Loaded, observed: &Outcome, clause: &str) {
-    match judge(&loaded.setup, observed) {
-        Verdict::Illegal(diffs) => {
-            assert!(diffs.iter().any(|d| d.clause == clause), "expected a {clause} difference, got {diffs:?}")
-        }
-        other => panic!("expected Illegal({clause}), got {other:?}"),
-    }
 }
 
 const THINK_TWICE_FLASHBACK: &str = r#"

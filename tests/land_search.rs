@@ -5,21 +5,9 @@
 
 use mtg_oracle::explore::explore;
 use mtg_oracle::judge::{Verdict, judge};
-use mtg_oracle::outcome::Outcome;
 use mtg_oracle::rules::casting::{check_sacrifice_cost, sacrifice_cost_options};
 use mtg_oracle::rules::replacement::as_enters_life_payment;
-use mtg_oracle::scenario::Loaded;
-use mtg_oracle_tests::{load_bundled, obj_of, seat_of, the_legal_outcome};
-
-#[track_caller]
-fn assert_illegal(loaded: &Loaded, observed: &Outcome, clause: &str) {
-    match judge(&loaded.setup, observed) {
-        Verdict::Illegal(diffs) => {
-            assert!(diffs.iter().any(|d| d.clause == clause), "expected a {clause} difference, got {diffs:?}")
-        }
-        other => panic!("expected Illegal({clause}), got {other:?}"),
-    }
-}
+use mtg_oracle_tests::{assert_illegal, load_bundled, obj_of, seat_of, the_legal_outcome};
 
 #[test]
 fn natural_order_sacrifices_only_a_green_creature_its_caster_controls() {

@@ -110,3 +110,15 @@ pub fn the_legal_outcome(loaded: &mtg_oracle::scenario::Loaded) -> mtg_oracle::o
     assert_eq!(x.outcomes.len(), 1, "one legal outcome");
     x.outcomes.values().next().expect("one").outcome.clone()
 }
+
+/// Asserts that `observed` is judged illegal with some difference naming `clause` (not
+/// necessarily first; see [`assert_illegal_first`] for the root cause).
+#[track_caller]
+pub fn assert_illegal(loaded: &mtg_oracle::scenario::Loaded, observed: &mtg_oracle::outcome::Outcome, clause: &str) {
+    match mtg_oracle::judge::judge(&loaded.setup, observed) {
+        mtg_oracle::judge::Verdict::Illegal(diffs) => {
+            assert!(diffs.iter().any(|d| d.clause == clause), "expected a {clause} difference, got {diffs:?}")
+        }
+        other => panic!("expected Illegal({clause}), got {other:?}"),
+    }
+}

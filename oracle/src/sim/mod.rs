@@ -218,20 +218,8 @@ impl<'d> Sim<'d> {
 
     fn act(&mut self, action: &Action) -> Result<(), SimError> {
         match action {
-            Action::Cast {
-                player,
-                card,
-                face,
-                targets,
-                flashback,
-                x,
-                discard,
-                reveal,
-                sacrifice,
-                alternative_cost,
-            } => {
-                let mode = cast_mode(*flashback, *alternative_cost);
-                match self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice) {
+            Action::Cast { alternative_cost, .. } => {
+                match self.act_refusable(action) {
                     // An engine (the reference engine playing a mutant) that wrongly finds an
                     // alternative cost's condition unmet refuses the cast, as it would refuse any
                     // step, and logs it; the judge then finds the cast missing (118.9).
@@ -243,9 +231,7 @@ impl<'d> Sim<'d> {
                     other => other?,
                 }
             }
-            Action::Activate { player, card, ability, x, sacrifice, discard, targets } => {
-                self.activate(*player, *card, *ability, *x, *sacrifice, *discard, targets)?
-            }
+            Action::Activate { .. } => self.act_refusable(action)?,
             Action::Resolve => self.resolve_top()?,
             Action::ResolveAll => {
                 let mut guard = 0;
