@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use mtg_oracle::fuzzing::case::{FuzzCase, Limits};
-use mtg_oracle::fuzzing::check::{Built, search_contexts};
+use mtg_oracle::fuzzing::case::{EXTRA_CARDS, FuzzCase, Limits};
+use mtg_oracle::fuzzing::check::{Built, named_searchers, search_contexts, search_controller, searchable_zones};
 use mtg_oracle::fuzzing::decide::run_with_choices;
 use mtg_oracle::fuzzing::promote::{PromoteError, promote_fuzz_artifact, target_from_path};
 use mtg_oracle::fuzzing::targets::{Target, case_from_fuzz_input};
@@ -153,6 +153,10 @@ fn features(case: &FuzzCase, choices: &[u8]) -> Vec<&'static str> {
     if case.specs().len() > 1 && !per_step.is_empty() {
         out.push("a merged search");
     }
+    let zones = case.specs()[0].zones.len();
+    if named_searchers(&built).iter().any(|&p| searchable_zones(&built, p).len() < zones) {
+        out.push("a library Stranglehold bars");
+    }
     if let Ok(contexts) = search_contexts(&built, o) {
         if contexts.iter().any(|c| c.undefined.iter().all(|u| *u)) {
             out.push("an undefined quality");
@@ -165,6 +169,20 @@ fn features(case: &FuzzCase, choices: &[u8]) -> Vec<&'static str> {
         }
         if contexts.iter().any(|c| c.found.iter().any(split)) {
             out.push("a split card found");
+        }
+        if contexts.iter().any(|c| search_controller(&built, c.searcher, c.whose) != c.searcher) {
+            out.push("an Opposition Agent controlling a search");
+        }
+        let fetch_land = |id: &String| {
+            built
+                .loaded
+                .setup
+                .ids
+                .get(id)
+                .is_some_and(|&x| EXTRA_CARDS[..4].contains(&built.loaded.setup.game.obj(x).def.name.as_str()))
+        };
+        if contexts.iter().any(|c| c.candidates.iter().flatten().any(fetch_land)) {
+            out.push("a fetch land among the candidates");
         }
     }
     out
@@ -200,6 +218,9 @@ fn generators_reach_the_interesting_cases() {
         "a search trigger",
         "a shuffle trigger",
         "a merged search",
+        "a library Stranglehold bars",
+        "an Opposition Agent controlling a search",
+        "a fetch land among the candidates",
     ] {
         let n = counts.get(want).copied().unwrap_or(0);
         assert!(n >= 3, "the generator reached {want:?} only {n} times in 600 cases");

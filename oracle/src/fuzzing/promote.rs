@@ -215,6 +215,12 @@ fn rules_of(case: &FuzzCase) -> Vec<String> {
     if case.ob_nixilis.is_some() || case.cosi.is_some() {
         rules.push("603.3b");
     }
+    if case.hosers.stranglehold.is_some() {
+        rules.push("101.2");
+    }
+    if !case.hosers.opposition_agents.is_empty() {
+        rules.push("723.5");
+    }
     if case.search.whose != Whose::Own || case.search.searchers != Searchers::You {
         rules.push("101.4");
     }

@@ -7,8 +7,8 @@ use crate::cards::def::Color;
 use crate::cards::instructions::{Count, Destination, Relation};
 
 use super::{
-    CardPick, Censor, Delivery, FuzzCase, Limits, Permanent, PlayerZones, QualityKind, SearchRequest, Searchers,
-    SecondInstruction, SyntheticCard, SyntheticKind, Whose,
+    CardPick, Censor, Delivery, ExtraCard, FuzzCase, Hosers, Limits, Permanent, PlayerZones, QualityKind,
+    SearchRequest, Searchers, SecondInstruction, SyntheticCard, SyntheticKind, Whose,
 };
 
 /// A percentage chance that reads as "no" when the input is exhausted (all-zero bytes), so short
@@ -140,7 +140,31 @@ impl FuzzCase {
             });
         }
         let search = SearchRequest::arbitrary(u)?;
-        Ok(FuzzCase { players, synthetic, censors, ob_nixilis, cosi, battlefield, search })
+        // Last, so that older corpus inputs keep their meaning (see `Hosers`).
+        let hosers = Hosers::arbitrary(u)?;
+        Ok(FuzzCase { players, synthetic, censors, ob_nixilis, cosi, battlefield, search, hosers })
+    }
+}
+
+impl Hosers {
+    /// Three zero bytes decode to no hosers: one `chance` byte each for Stranglehold, the first
+    /// Opposition Agent and the first extra card.
+    fn arbitrary(u: &mut Unstructured) -> ArbResult<Hosers> {
+        let stranglehold = if chance(u, 15)? { Some(seat(u)?) } else { None };
+        let mut opposition_agents = Vec::new();
+        while opposition_agents.len() < 2 && chance(u, 15)? {
+            opposition_agents.push(seat(u)?);
+        }
+        let mut extra_cards = Vec::new();
+        while extra_cards.len() < 4 && chance(u, 30)? {
+            extra_cards.push(ExtraCard {
+                card: u.arbitrary()?,
+                seat: seat(u)?,
+                zone: u.int_in_range(0..=2u8)?,
+                position: u.arbitrary()?,
+            });
+        }
+        Ok(Hosers { stranglehold, opposition_agents, extra_cards })
     }
 }
 

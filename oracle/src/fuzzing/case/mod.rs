@@ -38,6 +38,16 @@ pub const TARGET_ID: &str = "the-target";
 /// Permanents that may start on the battlefield (besides censors and watchers).
 const PERMANENTS: [&str; 5] = ["Grizzly Bears", "Ornithopter", "Forest", "Island", "Plains"];
 
+/// Cards of the search-hoser family and the fetch lands that [`Hosers::extra_cards`] adds to
+/// hidden zones and the graveyard. In a zone they are just cards with characteristics (nonbasic
+/// lands without basic land types; a flash creature; an enchantment) for a search to find or
+/// skip; Stranglehold and Opposition Agent act from the battlefield through [`Hosers`].
+///
+/// They are not in [`PALETTE`]: changing its length would change what every committed corpus
+/// input decodes to. The hosers are read from the end of the case instead (see [`Hosers`]).
+pub const EXTRA_CARDS: [&str; 6] =
+    ["Polluted Delta", "Misty Rainforest", "Verdant Catacombs", "Evolving Wilds", "Stranglehold", "Opposition Agent"];
+
 /// How large generated zones may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -238,6 +248,37 @@ pub struct SearchRequest {
     pub draws_after: u8,
 }
 
+/// A card of [`EXTRA_CARDS`] put into a player's zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExtraCard {
+    /// Index into [`EXTRA_CARDS`] (taken modulo its length).
+    pub card: u8,
+    /// Owner seat.
+    pub seat: u8,
+    /// 0 library, 1 hand, 2 graveyard (taken modulo 3).
+    pub zone: u8,
+    /// Position in that zone, from the top (taken modulo the zone's length + 1).
+    pub position: u8,
+}
+
+/// Issue 12's search hosers on the battlefield, and its cards in the zones. Decoded from the
+/// case's last bytes, after the search request, so that a committed corpus input (whose tail
+/// was zeros or choice bytes before hosers existed) keeps its meaning once three zero bytes are
+/// inserted there; all-zero bytes decode to no hosers.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Hosers {
+    /// Seat of a Stranglehold's controller: that player's opponents can't search libraries
+    /// (101.2), any library; they still search the other zones an instruction names.
+    pub stranglehold: Option<u8>,
+    /// Seats of Opposition Agents' controllers, in the order they entered: an Agent's controller
+    /// controls an opponent searching their own library and makes the search's choices (723.5;
+    /// the latest Agent's controller when several could, 723.1a); the cards found are exiled
+    /// instead (614.1a).
+    pub opposition_agents: Vec<u8>,
+    /// Extra cards in the zones.
+    pub extra_cards: Vec<ExtraCard>,
+}
+
 /// A whole generated case.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuzzCase {
@@ -255,6 +296,8 @@ pub struct FuzzCase {
     pub battlefield: Vec<Permanent>,
     /// The search.
     pub search: SearchRequest,
+    /// Search hosers and extra cards.
+    pub hosers: Hosers,
 }
 
 impl SyntheticCard {
@@ -289,6 +332,16 @@ impl FuzzCase {
 
     fn seat(&self, s: u8) -> usize {
         usize::from(s) % self.player_count()
+    }
+
+    /// The seat of a Stranglehold's controller, if there is one.
+    pub fn stranglehold_seat(&self) -> Option<usize> {
+        self.hosers.stranglehold.map(|s| self.seat(s))
+    }
+
+    /// The seats of the Opposition Agents' controllers, in the order the Agents entered.
+    pub fn opposition_agent_seats(&self) -> Vec<usize> {
+        self.hosers.opposition_agents.iter().map(|&s| self.seat(s)).collect()
     }
 
     /// The seat of the player who casts or activates the search.
@@ -367,6 +420,17 @@ impl FuzzCase {
         for i in 0..self.synthetic.len() {
             push(&|c| {
                 c.synthetic.remove(i);
+            });
+        }
+        push(&|c| c.hosers.stranglehold = None);
+        for i in 0..self.hosers.opposition_agents.len() {
+            push(&|c| {
+                c.hosers.opposition_agents.remove(i);
+            });
+        }
+        for i in 0..self.hosers.extra_cards.len() {
+            push(&|c| {
+                c.hosers.extra_cards.remove(i);
             });
         }
         push(&|c| c.ob_nixilis = None);

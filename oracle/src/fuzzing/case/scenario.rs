@@ -8,8 +8,8 @@ use crate::cards::instructions::{
 use crate::scenario::format::{CardSetup, Expectations, PlayerSetup, Scenario, Source, SourceKind, Step};
 
 use super::{
-    CardPick, Censor, Delivery, FuzzCase, NAMES, QualityKind, SEARCH_ID, Searchers, SyntheticCard, SyntheticKind,
-    TARGET_ID, Whose,
+    CardPick, Censor, Delivery, EXTRA_CARDS, FuzzCase, NAMES, QualityKind, SEARCH_ID, Searchers, SyntheticCard,
+    SyntheticKind, TARGET_ID, Whose,
 };
 
 impl SyntheticCard {
@@ -334,6 +334,16 @@ impl FuzzCase {
                 }
             })
             .collect();
+        for x in &self.hosers.extra_cards {
+            let p = &mut players[self.seat(x.seat)];
+            let zone = match x.zone % 3 {
+                0 => &mut p.library,
+                1 => &mut p.hand,
+                _ => &mut p.graveyard,
+            };
+            let at = usize::from(x.position) % (zone.len() + 1);
+            zone.insert(at, plain(EXTRA_CARDS[usize::from(x.card) % EXTRA_CARDS.len()]));
+        }
         let controller = self.controller();
         let card = self.search_card();
         players[controller].hand.push(CardSetup { id: Some(SEARCH_ID.into()), ..plain(&card.name) });
@@ -356,6 +366,14 @@ impl FuzzCase {
         }
         if let Some(s) = self.cosi {
             battlefield.push(owned("Cosi's Trickster", self.seat(s)));
+        }
+        // In the order they entered: the latest Opposition Agent is the one whose controller
+        // controls the searcher (723.1a).
+        if let Some(s) = self.stranglehold_seat() {
+            battlefield.push(owned("Stranglehold", s));
+        }
+        for s in self.opposition_agent_seats() {
+            battlefield.push(owned("Opposition Agent", s));
         }
         let permanents = self.permanent_palette();
         for (i, p) in self.battlefield.iter().enumerate() {

@@ -5,7 +5,15 @@ use crate::fuzzing::case::{NAMES, QualityKind};
 use crate::model::ZoneRef;
 use crate::outcome::{Event, LegalOutcome};
 
-use super::{Built, fail, last_move_step};
+use super::{Built, fail, last_move_step, search_controller};
+
+/// Whether `p` controlled `searcher` while they searched `zone` (723.5).
+fn controls_search(b: &Built, searcher: &str, zone: &str, p: &str) -> bool {
+    let seat = |name: &str| NAMES.iter().position(|n| *n == name);
+    let (Some(s), Some(c)) = (seat(searcher), seat(p)) else { return false };
+    let whose = b.case.target_player().unwrap_or(s);
+    zone.starts_with(&format!("{}.", NAMES[whose])) && search_controller(b, s, whose) == c
+}
 
 /// Hidden information (400.2, 701.20, 701.23e, 701.24a): nothing is revealed unless an
 /// instruction says so, and every player who knows a card in a hidden zone has a reason to: it is
@@ -74,11 +82,13 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                     moved == Some(e.step)
                         && matches!(&e.event, Event::Searched { player, found, .. } if player == p && found.contains(card))
                 });
-                // 701.23a: a searcher looked at every card of a hand or library searched.
+                // 701.23a: a searcher looked at every card of a hand or library searched; 723.4: so
+                // did the player controlling them (Opposition Agent's controller, 723.5).
                 let searched_hand = matches!(kind, "hand" | "library")
                     && o.events.iter().any(|e| {
                         moved.is_none_or(|m| e.step >= m)
-                            && matches!(&e.event, Event::Searched { player, zones, .. } if player == p && zones.contains(zone))
+                            && matches!(&e.event, Event::Searched { player, zones, .. }
+                                if zones.contains(zone) && (player == p || controls_search(b, player, zone, p)))
                     });
                 let from_start = moved.is_none()
                     && b.obj(card).is_some_and(|x| {

@@ -30,7 +30,10 @@ pub use judge_agreement::{
     CORRUPTIONS_PER_OUTCOME, OUTCOMES_PER_INPUT, agreement, agreement_on, agreement_picked, determinism,
     judge_accepts_run,
 };
-pub use search::{SearchContext, public_zone_completeness, quantity_rules, search_contexts};
+pub use search::{
+    SearchContext, named_searchers, public_zone_completeness, quantity_rules, search_contexts, search_controller,
+    searchable_zones,
+};
 pub use shuffle::shuffle_bookkeeping;
 
 fn fail(check: &'static str, message: impl Into<String>) -> CheckFailure {

@@ -60,6 +60,35 @@ fn expected_cap(b: &Built, searcher: usize, logged: Option<u32>) -> Option<u32> 
     logged.filter(|l| caps.contains(l)).or_else(|| caps.first().copied())
 }
 
+/// The zones of the instruction that `searcher` may search (101.2): all of them, except that a
+/// Stranglehold stops its controller's opponents from searching any library — they still search
+/// the instruction's other zones.
+pub fn searchable_zones(b: &Built, searcher: usize) -> Vec<SearchZone> {
+    let barred = b.case.stranglehold_seat().is_some_and(|s| s != searcher);
+    b.case.specs()[0].zones.iter().copied().filter(|z| !(barred && *z == SearchZone::Library)).collect()
+}
+
+/// The player who makes `searcher`'s choices while they search `whose` zones (723.5): the
+/// controller of the latest Opposition Agent (723.1a) controlled by an opponent of the searcher,
+/// when the searcher searches their own library; otherwise the searcher.
+pub fn search_controller(b: &Built, searcher: usize, whose: usize) -> usize {
+    if whose != searcher || !searchable_zones(b, searcher).contains(&SearchZone::Library) {
+        return searcher;
+    }
+    b.case.opposition_agent_seats().into_iter().rev().find(|&a| a != searcher).unwrap_or(searcher)
+}
+
+/// The searchers the instruction names (701.23i), whether or not they end up searching.
+pub fn named_searchers(b: &Built) -> Vec<usize> {
+    let n = b.case.player_count();
+    let c = b.case.controller();
+    match b.case.search.searchers {
+        crate::fuzzing::case::Searchers::You => vec![c],
+        crate::fuzzing::case::Searchers::EachPlayer => (0..n).collect(),
+        crate::fuzzing::case::Searchers::EachOpponent => (0..n).filter(|&p| p != c).collect(),
+    }
+}
+
 /// The cards in a zone when the search resolves: the starting cards, without the search card,
 /// which is on the stack or (cycled) on top of its owner's graveyard.
 fn zone_at_search(b: &Built, zone: ZoneRef) -> Vec<String> {
@@ -96,12 +125,13 @@ pub fn search_contexts(b: &Built, o: &Outcome) -> Result<Vec<SearchContext>, Che
             .position(|p| p == player)
             .ok_or_else(|| fail("quantity", format!("a search by `{player}`, who is not a player")))?;
         let whose = b.case.target_player().unwrap_or(searcher);
+        let searchable = searchable_zones(b, searcher);
         let cap =
-            if specs[0].zones.contains(&SearchZone::Library) { expected_cap(b, searcher, *library_top) } else { None };
+            if searchable.contains(&SearchZone::Library) { expected_cap(b, searcher, *library_top) } else { None };
         // 701.23i: simultaneous searchers look at the same cards; a card an earlier one found is
         // not there for the later ones to find.
         let mut looked: Vec<String> = Vec::new();
-        for z in &specs[0].zones {
+        for z in &searchable {
             let zone = match z {
                 SearchZone::Graveyard => ZoneRef::Graveyard(whose),
                 SearchZone::Hand => ZoneRef::Hand(whose),
@@ -179,8 +209,7 @@ pub fn quantity_rules(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
     let n = b.case.player_count();
     for ctx in search_contexts(b, o)? {
         let who = NAMES[ctx.searcher];
-        let want_zones: BTreeSet<String> = specs[0]
-            .zones
+        let want_zones: BTreeSet<String> = searchable_zones(b, ctx.searcher)
             .iter()
             .map(|z| match z {
                 SearchZone::Graveyard => format!("{}.graveyard", NAMES[ctx.whose]),

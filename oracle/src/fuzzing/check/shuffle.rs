@@ -8,7 +8,7 @@ use crate::fuzzing::CheckFailure;
 use crate::fuzzing::case::NAMES;
 use crate::outcome::{Event, LegalOutcome};
 
-use super::{Built, fail, last_move_step, search_contexts};
+use super::{Built, fail, last_move_step, named_searchers, search_contexts, searchable_zones};
 
 /// Shuffle bookkeeping: each search whose instruction says "then shuffle" shuffles the searched
 /// player's library once, and nothing else shuffles (701.24a); cards the search puts on top are
@@ -21,6 +21,21 @@ pub fn shuffle_bookkeeping(b: &Built, legal: &LegalOutcome) -> Result<(), CheckF
     let n = b.case.player_count();
     let shuffles = specs.iter().any(|s| s.shuffle);
     let searches = search_contexts(b, o)?;
+    // 101.2: a searcher a Stranglehold leaves nothing to search doesn't search; when the
+    // instruction isn't optional its "then shuffle" still happens (the Stranglehold rulings),
+    // and when it is, they can't choose to search, so nothing happens. A spell whose only target
+    // left the battlefield doesn't resolve at all (608.2b).
+    let resolves =
+        !(b.case.targets_permanent() && b.case.search.exile_target_in_response && b.case.target_player().is_none());
+    let stopped: Vec<usize> = if resolves && !specs[0].optional {
+        named_searchers(b)
+            .into_iter()
+            .filter(|&p| searchable_zones(b, p).is_empty())
+            .map(|p| b.case.target_player().unwrap_or(p))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for (p, name) in NAMES[..n].iter().enumerate() {
         let shuffled = o
             .events
@@ -31,7 +46,11 @@ pub fn shuffle_bookkeeping(b: &Built, legal: &LegalOutcome) -> Result<(), CheckF
         if let Some(s) = shuffled.iter().find(|&&s| s != step) {
             return Err(fail("shuffle", format!("{name}'s library was shuffled in step {s}, by nothing")));
         }
-        let want = if shuffles { searches.iter().filter(|c| c.whose == p).count() } else { 0 };
+        let want = if shuffles {
+            searches.iter().filter(|c| c.whose == p).count() + stopped.iter().filter(|&&w| w == p).count()
+        } else {
+            0
+        };
         if shuffled.len() != want {
             return Err(fail(
                 "shuffle",
@@ -86,7 +105,9 @@ pub fn shuffle_bookkeeping(b: &Built, legal: &LegalOutcome) -> Result<(), CheckF
         searches
             .iter()
             .filter(|c| {
-                specs[0].zones.contains(&SearchZone::Library) && c.whose == c.searcher && c.searcher != seat(ob)
+                searchable_zones(b, c.searcher).contains(&SearchZone::Library)
+                    && c.whose == c.searcher
+                    && c.searcher != seat(ob)
             })
             .count()
     });

@@ -104,11 +104,20 @@ impl Decider for Observed<'_> {
                 ))
             }
             // A `lost_life` entry of the shock land's amount by its controller-to-be means it was
-            // paid (614.1c); each "yes" claims one. The entry doesn't name the land, so with two
-            // shock lands entering at once which one was paid is a reading `judge` revisits.
+            // paid (614.1c); each "yes" claims one. The entry doesn't name the land; the land's
+            // observed tapped state does: untapped, it was paid for; tapped, it wasn't — when a
+            // search put it onto the battlefield untapped (unpaid, it entered tapped, 110.5b; put
+            // there tapped, as by Farseek, it may still have been paid for: the ruling L012-03).
+            // Only otherwise, or when the land isn't observed on the battlefield, is which one was paid a
+            // reading `judge` revisits: a binary reading per land needs 2^n replays for n lands
+            // entering at once, past `judge`'s 64 from seven on, which rejected legal outcomes.
             Decision::May { player, about: MayAbout::PayLife, card: Some(c) } => {
                 let pred = paid_life_as_enters(game, *player, *c);
-                let yes = self.find(step, &pred).is_some() && self.alternative(2) == 0;
+                let yes = match self.observed_tapped(game, *c) {
+                    Some(false) => self.find(step, &pred).is_some(),
+                    Some(true) if self.entering_untapped.contains(c) => false,
+                    _ => self.find(step, &pred).is_some() && self.alternative(2) == 0,
+                };
                 Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
             }
             Decision::May { card, .. } => {
@@ -148,7 +157,9 @@ impl Decider for Observed<'_> {
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
                 if parts.len() < 2 {
-                    return Ok(Choice::Parts(assign_parts(game, &cards, parts, looked_at, *cap)));
+                    let split = assign_parts(game, &cards, parts, looked_at, *cap);
+                    self.note_entering_untapped(&split, to);
+                    return Ok(Choice::Parts(split));
                 }
                 // Several splits may be legal but lead to different outcomes (the instructions
                 // put cards in different places); the replay takes the one `split_picks` says,
@@ -197,7 +208,9 @@ impl Decider for Observed<'_> {
                 let k = self.split_counts.len();
                 self.split_counts.push(splits.len());
                 let pick = self.split_picks.get(k).copied().unwrap_or(0).min(splits.len() - 1);
-                Ok(Choice::Parts(splits.swap_remove(pick)))
+                let split = splits.swap_remove(pick);
+                self.note_entering_untapped(&split, to);
+                Ok(Choice::Parts(split))
             }
             Decision::OrderTriggers { player, triggers } => {
                 // The observed `triggered` events of this player, in log order, are the order the
@@ -582,6 +595,26 @@ impl Decider for Observed<'_> {
 
 /// The `lost_life` entry that records `player` paying a shock land's "as enters" life (614.1c):
 /// that player losing exactly the amount the card asks for.
+impl Observed<'_> {
+    /// Remembers the found cards a search puts onto the battlefield untapped, for the shock-land
+    /// reading of [`MayAbout::PayLife`].
+    fn note_entering_untapped(&mut self, split: &[Vec<ObjId>], to: &[crate::cards::instructions::Destination]) {
+        for (cards, to) in split.iter().zip(to) {
+            if *to == crate::cards::instructions::Destination::Battlefield {
+                self.entering_untapped.extend(cards.iter().copied());
+            }
+        }
+    }
+
+    /// Whether the observation shows `card` tapped on the battlefield: `None` when it doesn't
+    /// show it on the battlefield or the engine doesn't report tapped permanents.
+    fn observed_tapped(&self, game: &Game, card: ObjId) -> Option<bool> {
+        let id = &game.obj(card).id;
+        let on_battlefield = self.outcome.zones.get("battlefield").is_some_and(|cards| cards.contains(id));
+        (self.tapped_observed && on_battlefield).then(|| self.outcome.tapped.contains(id))
+    }
+}
+
 fn paid_life_as_enters(game: &Game, player: usize, card: usize) -> impl Fn(&Event) -> bool {
     let who = game.players[player].name.clone();
     let amount = crate::rules::replacement::as_enters_life_payment(game.obj(card)).unwrap_or(0);

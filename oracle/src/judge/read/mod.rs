@@ -41,6 +41,11 @@ pub(super) struct Observed<'a> {
     library_moves_logged: bool,
     /// Whether the engine reports `searched.library_top` (`library_top`).
     library_top_logged: bool,
+    /// Whether the engine reports which permanents are tapped (`tapped`).
+    tapped_observed: bool,
+    /// Found cards the replay's searches put onto the battlefield untapped (so a shock land among
+    /// them that is observed tapped wasn't paid for).
+    entering_untapped: BTreeSet<ObjId>,
     /// The log entries (indexes) taken as evidence of what an unlogged search found.
     evidence_claimed: BTreeSet<usize>,
     /// Public cards an unlogged search was taken to find without a log entry showing it.
@@ -73,6 +78,8 @@ impl<'a> Observed<'a> {
             searches_logged: observables.has(Observable::Searched),
             library_moves_logged: observables.has(Observable::MovesWithinLibrary),
             library_top_logged: observables.has(Observable::LibraryTop),
+            tapped_observed: observables.has(Observable::Tapped),
+            entering_untapped: BTreeSet::new(),
             evidence_claimed: BTreeSet::new(),
             untraced_found: BTreeSet::new(),
         }
