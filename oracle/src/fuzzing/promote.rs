@@ -261,6 +261,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
             always.push(Assertion::Events {
                 kind: "searched".into(),
                 player: Some(p.clone()),
+                controller: None,
                 card: None,
                 zone: None,
                 library_top: None,
@@ -286,6 +287,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
                 always.push(Assertion::Events {
                     kind: "searched".into(),
                     player: Some(p.clone()),
+                    controller: None,
                     card: None,
                     zone: None,
                     library_top: Some(n),
@@ -300,6 +302,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
             always.push(Assertion::Events {
                 kind: "shuffled".into(),
                 player: Some(p.clone()),
+                controller: None,
                 card: None,
                 zone: None,
                 library_top: None,
@@ -312,6 +315,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
             always.push(Assertion::Events {
                 kind: kind.into(),
                 player: None,
+                controller: None,
                 card: None,
                 zone: None,
                 library_top: None,
