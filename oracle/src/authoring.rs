@@ -156,10 +156,7 @@ pub fn skeleton_scenario(s: &Skeleton) -> Result<Scenario, NewError> {
     let mut scenario = Scenario {
         title: s.title.clone().unwrap_or_else(|| "TODO: one line saying what the scenario shows".into()),
         rules: s.rules.clone(),
-        source: Source {
-            kind: s.source.clone(),
-            reference: s.reference.clone().unwrap_or_else(|| format!("CR {first_rule}")),
-        },
+        source: Source { kind: s.source, reference: s.reference.clone().unwrap_or_else(|| format!("CR {first_rule}")) },
         tags: Vec::new(),
         description: None,
         cards: Vec::new(),
@@ -256,7 +253,7 @@ mod tests {
         let err = |f: &dyn Fn(&mut Skeleton)| {
             let mut s = tutor();
             f(&mut s);
-            draft_new(&s).err().expect("refused").to_string()
+            draft_new(&s).expect_err("refused").to_string()
         };
         assert!(err(&|s| s.cards.push("Carol.hand=Forest".into())).contains("no player `Carol`"));
         assert!(err(&|s| s.cards.push("Alice.deck=Forest".into())).contains("unknown zone `deck`"));

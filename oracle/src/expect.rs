@@ -434,12 +434,14 @@ mod idiom_tests {
              steps:\n  - draw: {player: Alice}\n\
              expect:\n  always:\n    - events: {kind: triggered, player: Bob, count: 0}\n";
         let pool = CardPool::bundled().expect("pool");
-        let err = load_str("t.yaml", text, &pool).err().expect("must not load").to_string();
+        let Err(err) = load_str("t.yaml", text, &pool) else { panic!("must not load") };
+        let err = err.to_string();
         assert!(err.contains("Write `controller:`") && err.contains("used to mean"), "{err}");
         let fixed = text.replace("player: Bob", "controller: Bob");
         assert!(load_str("t.yaml", &fixed, &pool).is_ok());
         let misplaced = text.replace("kind: triggered, player: Bob", "kind: searched, controller: Bob");
-        let err = load_str("t.yaml", &misplaced, &pool).err().expect("must not load").to_string();
+        let Err(err) = load_str("t.yaml", &misplaced, &pool) else { panic!("must not load") };
+        let err = err.to_string();
         assert!(err.contains("`controller` applies to `triggered` events only"), "{err}");
     }
 
