@@ -320,3 +320,22 @@ fn engine_diff_corpus_replays_clean() {
     }
     assert!(runnable * 2 >= files.len(), "only {runnable} of {} inputs decode to a scenario", files.len());
 }
+
+/// fuzz/FINDINGS.md #8, the promote gap: once the judge was fixed, promoting the artifact wrote a
+/// scenario `run` refused as invalid — the first run's top-up of a merged search's joint minimum
+/// gave "four cards with different names" both Snapcaster Mages. Promote must now write a
+/// scenario that runs and passes.
+#[test]
+fn promoting_the_merged_search_split_by_reveal_writes_a_scenario_that_run_passes() {
+    let name = "corpus/zone_state/regression-merged-search-split-by-reveal";
+    let data = std::fs::read(repo_root().join(name)).expect("the committed corpus input");
+    let p = promote_fuzz_artifact(Target::ZoneState, &data, name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(p.failure.is_none() && p.run_failure.is_none(), "{:?} {:?}", p.failure, p.run_failure);
+    let dir = std::env::temp_dir().join(format!("mtg-oracle-promote-8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp dir");
+    let path = dir.join(&p.file_name);
+    std::fs::write(&path, &p.yaml).expect("written");
+    let result = run_file(&path, mtg_oracle::fuzzing::pool());
+    assert!(result.passed(), "{result:?}\n{}", p.yaml);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -47,12 +47,13 @@ pub fn holds(assertion: &Assertion, outcome: &LegalOutcome, names_of: &dyn Fn(&s
         Assertion::Life { player, life } => o.life.get(player) == Some(life),
         Assertion::Counters { card, count } => o.counters.get(card).copied().unwrap_or(0) == *count,
         Assertion::Tapped { card, tapped } => o.tapped.contains(card) == *tapped,
-        Assertion::Events { kind, player, card, zone, library_top, count } => {
+        Assertion::Events { kind, player, controller, card, zone, library_top, count } => {
             let n = o
                 .events
                 .iter()
                 .filter(|e| e.event.kind() == kind)
                 .filter(|e| player.as_ref().is_none_or(|p| actor(&e.event).as_deref() == Some(p.as_str())))
+                .filter(|e| controller.as_ref().is_none_or(|c| controller_of(&e.event) == Some(c.as_str())))
                 .filter(|e| card.as_ref().is_none_or(|c| cards_of(&e.event).contains(c)))
                 .filter(|e| {
                     zone.as_ref().is_none_or(|z| matches!(&e.event, Event::Searched { zones, .. } if zones.contains(z)))
@@ -139,7 +140,7 @@ pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
                 .collect();
             format!("searches in order: {}", quoted_list(&order))
         }
-        Assertion::Events { kind, player, card, zone, library_top, .. } => {
+        Assertion::Events { kind, player, controller, card, zone, library_top, .. } => {
             let of_kind: Vec<&crate::outcome::LoggedEvent> =
                 o.events.iter().filter(|e| e.event.kind() == kind).collect();
             if of_kind.is_empty() {
@@ -154,6 +155,9 @@ pub fn looked_at(assertion: &Assertion, outcome: &LegalOutcome) -> String {
                 let mut m = Vec::new();
                 if player.as_ref().is_some_and(|p| actor(e).as_deref() != Some(p.as_str())) {
                     m.push("player");
+                }
+                if controller.as_ref().is_some_and(|c| controller_of(e) != Some(c.as_str())) {
+                    m.push("controller");
                 }
                 if card.as_ref().is_some_and(|c| !cards_of(e).contains(c)) {
                     m.push("card");
@@ -202,8 +206,17 @@ fn actor(e: &Event) -> Option<String> {
         | Event::GainedLife { player, .. }
         | Event::Refused { player, .. } => Some(player.clone()),
         Event::Shuffled { library } => Some(library.clone()),
-        Event::Triggered { controller, .. } => Some(controller.clone()),
+        // The triggering player, as the outcome JSON's `player`; the controller has its own field.
+        Event::Triggered { player, .. } => player.clone(),
         Event::Moved { .. } | Event::Counters { .. } => None,
+    }
+}
+
+/// A `triggered` event's controller; other events have none.
+fn controller_of(e: &Event) -> Option<&str> {
+    match e {
+        Event::Triggered { controller, .. } => Some(controller),
+        _ => None,
     }
 }
 
@@ -350,8 +363,10 @@ mod idiom_tests {
     use std::collections::BTreeMap;
 
     use super::holds;
+    use crate::cards::CardPool;
     use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
     use crate::scenario::format::Assertion;
+    use crate::scenario::load_str;
 
     fn outcome(events: Vec<Event>) -> LegalOutcome {
         let events = events.into_iter().map(|event| LoggedEvent { step: 1, event }).collect();
@@ -362,6 +377,7 @@ mod idiom_tests {
         Assertion::Events {
             kind: kind.into(),
             player: Some(player.into()),
+            controller: None,
             card: None,
             zone: None,
             library_top: None,
@@ -378,9 +394,11 @@ mod idiom_tests {
         }
     }
 
-    /// docs/authoring.md, "Who `player` is": for `triggered`, the ability's controller.
+    /// docs/scenarios.md, "`triggered`: `controller` and `player`": `player` is the triggering
+    /// player, as in the outcome JSON, and `controller` the ability's controller. The old reading
+    /// (`player` = controller) would count Bob's ability under `player: Bob`; it must not.
     #[test]
-    fn triggered_player_is_the_controller() {
+    fn triggered_player_is_the_triggering_player_and_controller_the_controller() {
         let o = outcome(vec![Event::Triggered {
             source: "ob-nixilis".into(),
             controller: "Bob".into(),
@@ -389,8 +407,42 @@ mod idiom_tests {
             targets: Vec::new(),
         }]);
         let none = |_: &str| Vec::new();
-        assert!(holds(&events("triggered", "Bob", 1), &o, &none));
-        assert!(holds(&events("triggered", "Alice", 0), &o, &none));
+        let triggered = |player: Option<&str>, controller: Option<&str>, count| Assertion::Events {
+            kind: "triggered".into(),
+            player: player.map(Into::into),
+            controller: controller.map(Into::into),
+            card: None,
+            zone: None,
+            library_top: None,
+            count,
+        };
+        assert!(holds(&triggered(None, Some("Bob"), 1), &o, &none));
+        assert!(holds(&triggered(None, Some("Alice"), 0), &o, &none));
+        assert!(holds(&triggered(Some("Alice"), Some("Bob"), 1), &o, &none));
+        assert!(holds(&triggered(Some("Bob"), Some("Bob"), 0), &o, &none), "`player` is not the controller");
+        assert!(holds(&triggered(Some("Alice"), Some("Alice"), 0), &o, &none));
+        let near_miss = super::looked_at(&triggered(Some("Alice"), Some("Alice"), 1), &o);
+        assert!(near_miss.contains("differs in `controller`"), "{near_miss}");
+    }
+
+    /// The old reading of `player` on `triggered` is a load error naming the fix, not a silent
+    /// change of meaning.
+    #[test]
+    fn a_triggered_assertion_with_player_but_no_controller_does_not_load() {
+        let text = "title: t\nrules: ['701.23a']\nsource: {kind: clause, reference: '701.23a'}\n\
+             players:\n  - name: Alice\n    library: [Forest]\n  - name: Bob\n\
+             steps:\n  - draw: {player: Alice}\n\
+             expect:\n  always:\n    - events: {kind: triggered, player: Bob, count: 0}\n";
+        let pool = CardPool::bundled().expect("pool");
+        let Err(err) = load_str("t.yaml", text, &pool) else { panic!("must not load") };
+        let err = err.to_string();
+        assert!(err.contains("Write `controller:`") && err.contains("used to mean"), "{err}");
+        let fixed = text.replace("player: Bob", "controller: Bob");
+        assert!(load_str("t.yaml", &fixed, &pool).is_ok());
+        let misplaced = text.replace("kind: triggered, player: Bob", "kind: searched, controller: Bob");
+        let Err(err) = load_str("t.yaml", &misplaced, &pool) else { panic!("must not load") };
+        let err = err.to_string();
+        assert!(err.contains("`controller` applies to `triggered` events only"), "{err}");
     }
 
     /// docs/authoring.md, "Groups of players": one searched/shuffled pair per player.

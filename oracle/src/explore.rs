@@ -280,7 +280,7 @@ impl Decider for FirstLegal {
             Decision::Replacement { options, .. } => Choice::Name(options.first().ok_or_else(none)?.key().to_string()),
             Decision::CostOrder { parts, .. } => Choice::Order((0..parts.len()).collect()),
             Decision::Find { parts, joint_min, .. } => {
-                find_choice(parts, *joint_min, |p, taken| a_legal_find(game, p, taken)).ok_or_else(none)?
+                find_choice(game, parts, *joint_min, |p, taken| a_legal_find(game, p, taken)).ok_or_else(none)?
             }
         })
     }
@@ -302,6 +302,7 @@ pub fn first_run(setup: &Setup) -> Result<(LegalOutcome, Vec<usize>), SimError> 
 /// instructions took, since a card is found once, 701.23h), then topped up to the joint minimum of
 /// merged instructions. `None` when `pick` has no legal find for an instruction.
 pub fn find_choice(
+    game: &Game,
     parts: &[crate::rules::search::PartPlan],
     joint_min: usize,
     pick: impl Fn(&crate::rules::search::PartPlan, &std::collections::BTreeSet<usize>) -> Option<Vec<usize>>,
@@ -314,10 +315,17 @@ pub fn find_choice(
         found.push(f);
     }
     // A joint minimum (701.23h): top up instructions that have room.
+    // An instruction whose cards must have different names (701.23a) takes no second card of a
+    // name: the top-up once gave "four cards with different names" both Snapcaster Mages, and the
+    // first run refused the scenario `promote` had just written (fuzz/FINDINGS.md #8).
+    let name = |o: usize| game.obj(o).chars.names.join(" // ");
     for (p, f) in parts.iter().zip(found.iter_mut()) {
         for &c in &p.candidates {
             if taken.len() >= joint_min || f.len() >= p.max {
                 break;
+            }
+            if p.different_names && f.iter().any(|&o| name(o) == name(c)) {
+                continue;
             }
             if taken.insert(c) {
                 f.push(c);

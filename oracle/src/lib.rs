@@ -44,10 +44,12 @@
 //!   engine;
 //! - [`coverage`]: the rules index and which scenarios cover it;
 //! - [`fuzzing`]: generators and checkers behind the fuzz targets;
-//! - [`reduce`]: from an engine's FAIL to the smallest scenario that still shows it.
+//! - [`reduce`]: from an engine's FAIL to the smallest scenario that still shows it;
+//! - [`authoring`]: `mtg-oracle new`, a scenario skeleton with its expectations drafted.
 
 #![warn(missing_docs)]
 
+pub mod authoring;
 pub mod cards;
 pub mod check;
 pub mod coverage;

@@ -263,7 +263,7 @@ impl Decider for Chooser {
             Decision::Random { .. } => return Err(none()),
             Decision::Find { parts, joint_min, .. } => {
                 let greedy = self.policy == Policy::Greedy;
-                crate::explore::find_choice(parts, *joint_min, |p, taken| {
+                crate::explore::find_choice(game, parts, *joint_min, |p, taken| {
                     let least = a_legal_find(game, p, taken)?;
                     Some(if greedy { most(game, p, taken).unwrap_or(least) } else { least })
                 })

@@ -86,3 +86,49 @@ fn schema_is_json_for_each_document() {
         assert!(v.get("$schema").is_some() || v.get("title").is_some(), "{kind}: {v}");
     }
 }
+
+/// `mtg-oracle new` drafts a scenario that `run` passes as written, with the `expect:` block
+/// marked for review, and refuses flags that don't make a scenario (exit 2, naming the flag).
+#[test]
+fn new_drafts_a_scenario_that_runs_and_passes_and_is_marked_for_review() {
+    let dir = std::env::temp_dir().join(format!("mtg-oracle-cli-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let out = dir.join("drafted.yaml");
+    let o = oracle(&[
+        "new",
+        "--rule",
+        "701.23a",
+        "--card",
+        "Alice.library=Forest",
+        "--card",
+        "Alice.library=Island",
+        "--card",
+        "Alice.hand=Demonic Tutor",
+        "--card",
+        "Bob.battlefield=Ob Nixilis, Unshackled#ob",
+        "--step",
+        "cast: {player: Alice, card: demonic-tutor}",
+        "--step",
+        "resolve",
+        "--decision",
+        "search: {player: Alice, find: [island]}",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).expect("written");
+    let review = text.lines().position(|l| l.starts_with("# REVIEW")).expect("a # REVIEW line");
+    assert_eq!(text.lines().nth(review + 1), Some("expect:"), "{text}");
+    assert!(text.contains("outcomes: 1") && text.contains("title: 'TODO"), "{text}");
+    let run = oracle(&["run", out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{}", stdout(&run));
+    assert_eq!(stdout(&run).lines().last(), Some("1 passed, 0 failed"));
+    // It won't overwrite, and a bad flag is named.
+    let again = oracle(&["new", "--rule", "701.23a", "--step", "resolve", "--out", out.to_str().unwrap()]);
+    assert_eq!(again.status.code(), Some(2));
+    let bad = oracle(&["new", "--rule", "701.23a", "--card", "Alice.deck=Forest", "--step", "resolve"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--card `Alice.deck=Forest`: unknown zone `deck`"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -90,7 +90,12 @@ impl fmt::Display for PromoteError {
             PromoteError::CantRun(e) => write!(f, "the scenario can't be run: {e}"),
             PromoteError::Unscriptable(e) => write!(f, "{e}"),
             PromoteError::ReloadFails(e) => write!(f, "the promoted scenario doesn't load: {e}"),
-            PromoteError::NotValid(e) => write!(f, "the promoted scenario is not valid: {e}"),
+            PromoteError::NotValid(e) => write!(
+                f,
+                "the promoted scenario is not valid: {e} — the oracle refuses a scenario it wrote itself (a scripted \
+                 decision, or the first legal answer it takes at an open decision, breaks a rule it checks): an \
+                 oracle bug to report with the artifact; nothing was written"
+            ),
         }
     }
 }
@@ -267,6 +272,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
             always.push(Assertion::Events {
                 kind: "searched".into(),
                 player: Some(p.clone()),
+                controller: None,
                 card: None,
                 zone: None,
                 library_top: None,
@@ -292,6 +298,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
                 always.push(Assertion::Events {
                     kind: "searched".into(),
                     player: Some(p.clone()),
+                    controller: None,
                     card: None,
                     zone: None,
                     library_top: Some(n),
@@ -306,6 +313,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
             always.push(Assertion::Events {
                 kind: "shuffled".into(),
                 player: Some(p.clone()),
+                controller: None,
                 card: None,
                 zone: None,
                 library_top: None,
@@ -318,6 +326,7 @@ pub fn expectations_from(scenario: &Scenario, x: &Exploration, start: &BTreeMap<
             always.push(Assertion::Events {
                 kind: kind.into(),
                 player: None,
+                controller: None,
                 card: None,
                 zone: None,
                 library_top: None,

@@ -50,9 +50,13 @@ pub fn never_assertions(engine: &Outcome, legal: &[LegalOutcome]) -> Vec<Asserti
     let players: Vec<&String> = engine.life.keys().collect();
     for kind in &kinds {
         for player in players.iter().map(|p| Some((*p).clone())).chain([None]) {
+            // For `triggered` the probe names the controller (what `player` meant there before it
+            // became the triggering player), so the drafted `never:` lines catch what they did.
+            let (player, controller) = if *kind == "triggered" { (None, player) } else { (player, None) };
             let probe = Assertion::Events {
                 kind: kind.to_string(),
                 player: player.clone(),
+                controller,
                 card: None,
                 zone: None,
                 library_top: None,
@@ -91,9 +95,10 @@ pub fn never_assertions(engine: &Outcome, legal: &[LegalOutcome]) -> Vec<Asserti
 
 fn with_count(a: &Assertion, n: usize) -> Assertion {
     match a {
-        Assertion::Events { kind, player, card, zone, library_top, .. } => Assertion::Events {
+        Assertion::Events { kind, player, controller, card, zone, library_top, .. } => Assertion::Events {
             kind: kind.clone(),
             player: player.clone(),
+            controller: controller.clone(),
             card: card.clone(),
             zone: zone.clone(),
             library_top: *library_top,

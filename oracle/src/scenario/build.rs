@@ -611,7 +611,28 @@ impl<'a> Builder<'a> {
             Assertion::Tapped { card, .. } => {
                 self.outcome_card(card, &format!("{path}.tapped.card"))?;
             }
-            Assertion::Events { kind, player, card, zone, library_top, .. } => {
+            Assertion::Events { kind, player, controller, card, zone, library_top, .. } => {
+                if controller.is_some() && kind != "triggered" {
+                    return Err(BuildError::new(
+                        format!("{path}.events.controller"),
+                        "`controller` applies to `triggered` events only (for other kinds, `player` is the acting player)"
+                            .into(),
+                    ));
+                }
+                if kind == "triggered" && player.is_some() && controller.is_none() {
+                    return Err(BuildError::new(
+                        format!("{path}.events.player"),
+                        "on a `triggered` assertion, `player` is the player whose action triggered the ability \
+                         (the outcome JSON's `player`); it used to mean the ability's controller. Write \
+                         `controller:` for the controller, or name both `controller:` and `player:` \
+                         (docs/scenarios.md, \"`triggered`: `controller` and `player`\"; \
+                         tools/migrate-triggered-controller.py rewrites old files)"
+                            .into(),
+                    ));
+                }
+                if let Some(c) = controller {
+                    self.player(c, &format!("{path}.events.controller"))?;
+                }
                 if library_top.is_some() && kind != "searched" {
                     return Err(BuildError::new(
                         format!("{path}.events.library_top"),

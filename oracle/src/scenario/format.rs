@@ -546,9 +546,16 @@ pub enum Assertion {
         /// sacrificed, lost_life, counters, looked_at, discarded, dredged, named, created, gained_life,
         /// refused.
         kind: String,
-        /// The acting player (searcher, revealer, caster…) or the library's owner for `shuffled`.
+        /// The acting player (searcher, revealer, caster…) or the library's owner for `shuffled`;
+        /// for `triggered`, the player whose action triggered the ability ("that player"), the
+        /// outcome JSON's `player`. A `triggered` assertion naming `player` must name `controller`
+        /// too: `player` used to mean the controller there, and an old file must not silently
+        /// change meaning (docs/scenarios.md, "`triggered`: `controller` and `player`").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         player: Option<String>,
+        /// For `triggered` only: the ability's controller (the outcome JSON's `controller`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        controller: Option<String>,
         /// A card the event involves (moved/found/revealed card, trigger source…).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         card: Option<String>,

@@ -1,6 +1,7 @@
 //! The `mtg-oracle` command line.
 
 mod cli_check;
+mod cli_new;
 mod cli_reduce;
 mod cli_report;
 
@@ -130,6 +131,12 @@ enum Command {
     /// clause × engine heat map, filters, and each FAIL's verdict and zones. Exit status 2 when a
     /// report can't be read or the page can't be written.
     Report(cli_report::ReportArgs),
+    /// Draft a scenario from a few flags: cards per zone, steps, source.
+    ///
+    /// The `expect:` block is drafted from the oracle's legal outcomes and marked `# REVIEW`; the
+    /// draft loads, runs and passes as written. Prints it (or writes --out). Exit status 2 when the
+    /// flags don't make a valid scenario.
+    New(cli_new::NewArgs),
     /// Print a JSON Schema generated from the serde types.
     Schema {
         /// Which document.
@@ -174,6 +181,7 @@ fn main() -> ExitCode {
         Command::Reduce(args) => cli_reduce::reduce_cmd(args, &pool),
         Command::Promote { artifact, target, out } => promote_cmd(&artifact, target.as_deref(), &out),
         Command::Report(args) => cli_report::report(&args),
+        Command::New(args) => cli_new::new_cmd(args),
         Command::Schema { kind } => {
             let schema = match kind {
                 SchemaKind::Scenario => schemars::schema_for!(Scenario),
