@@ -45,7 +45,8 @@ pub enum Happening {
         player: PlayerId,
         /// Its characteristics as it last existed on the battlefield.
         chars: std::sync::Arc<crate::model::Chars>,
-    },    /// A step of the active player's turn began (603.2b), after its turn-based actions.
+    },
+    /// A step of the active player's turn began (603.2b), after its turn-based actions.
     StepBegan {
         /// Which step.
         step: TurnStep,

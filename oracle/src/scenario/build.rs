@@ -265,10 +265,7 @@ impl<'a> Builder<'a> {
             }
         };
         if c.tapped && zone != ZoneRef::Battlefield {
-            return Err(BuildError::new(
-                format!("{path}.tapped"),
-                "only permanents can be tapped (110.5)".into(),
-            ));
+            return Err(BuildError::new(format!("{path}.tapped"), "only permanents can be tapped (110.5)".into()));
         }
         if c.face_down && !matches!(zone, ZoneRef::Battlefield | ZoneRef::Exile) {
             return Err(BuildError::new(
