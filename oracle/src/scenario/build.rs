@@ -677,16 +677,16 @@ impl<'a> Builder<'a> {
 fn check_step_sequence(steps: &[Step]) -> Result<(), BuildError> {
     for (i, step) in steps.iter().enumerate() {
         let Step::BeginStep(begun) = step else { continue };
-        if let Some(next) = crate::rules::turn_structure::must_follow(*begun) {
-            if steps.get(i + 1) != Some(&Step::BeginStep(next)) {
-                return Err(BuildError::new(
-                    format!("steps[{i}].begin_step"),
-                    format!(
-                        "the {begun:?} step must be followed at once by `begin_step: {}`: no player gets priority in it, so what triggers there goes on the stack in the next step (502.4, 503.1a)",
-                        format!("{next:?}").to_lowercase()
-                    ),
-                ));
-            }
+        if let Some(next) = crate::rules::turn_structure::must_follow(*begun)
+            && steps.get(i + 1) != Some(&Step::BeginStep(next))
+        {
+            return Err(BuildError::new(
+                format!("steps[{i}].begin_step"),
+                format!(
+                    "the {begun:?} step must be followed at once by `begin_step: {}`: no player gets priority in it, so what triggers there goes on the stack in the next step (502.4, 503.1a)",
+                    format!("{next:?}").to_lowercase()
+                ),
+            ));
         }
     }
     Ok(())
