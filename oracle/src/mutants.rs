@@ -126,11 +126,14 @@ pub enum Mutant {
     /// "Its controller" (the controller of a target, Ghost Quarter's and Assassin's Trophy's
     /// searcher; Splinter's searched player) is read as the controller of the spell or ability.
     TargetControllerIsYou,
+    /// An intervening "if" clause is ignored (603.4): Howling Mine makes a player draw while it
+    /// is tapped; Land Tax triggers when no opponent has more lands.
+    InterveningIfIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 41] = [
+    pub const ALL: [Mutant; 42] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -172,6 +175,7 @@ impl Mutant {
         Mutant::SplitDestinationAllToBattlefield,
         Mutant::SplitSecondIgnored,
         Mutant::TargetControllerIsYou,
+        Mutant::InterveningIfIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -218,6 +222,7 @@ impl Mutant {
             Mutant::SplitDestinationAllToBattlefield => "split-destination-all-to-battlefield",
             Mutant::SplitSecondIgnored => "split-second-ignored",
             Mutant::TargetControllerIsYou => "target-controller-is-you",
+            Mutant::InterveningIfIgnored => "intervening-if-ignored",
         }
     }
 
@@ -285,6 +290,9 @@ impl Mutant {
             Mutant::TargetControllerIsYou => {
                 "\"its controller\" (of a target) is read as the spell's or ability's controller: the wrong player searches"
             }
+            Mutant::InterveningIfIgnored => {
+                "an intervening \"if\" is ignored: Howling Mine makes the player draw while it is tapped"
+            }
         }
     }
 
@@ -344,6 +352,7 @@ impl Mutant {
             Mutant::SplitDestinationAllToBattlefield => "701.23a",
             Mutant::SplitSecondIgnored => "702.61a",
             Mutant::TargetControllerIsYou => "608.2h",
+            Mutant::InterveningIfIgnored => "603.4",
         }
     }
 

@@ -143,8 +143,8 @@ pub struct CardDef {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unmodelled: Option<String>,
     /// When the unmodelled abilities would act, so a scenario reaching that point is refused too.
-    /// Empty: they never act in a scenario (mana abilities, draw-step or combat triggers — the
-    /// oracle has no mana, turn steps or combat), so the card may sit on the battlefield.
+    /// Empty: they never act in a scenario (mana abilities, combat triggers — the oracle has no
+    /// mana or combat), so the card may sit on the battlefield.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unmodelled_acts: Vec<UnmodelledWhen>,
 }

@@ -360,6 +360,10 @@ pub enum Effect {
         player: PlayerRef,
         /// How many.
         count: u32,
+        /// "you may have [a player] mill" (Jace's Erasure): the ability's controller chooses, as
+        /// it resolves, whether the mill happens (608.2d).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        optional: bool,
     },
     /// Create a Clue token (CR 701.16a, 111.10f).
     Investigate,
@@ -588,6 +592,52 @@ pub enum TriggerEvent {
         #[serde(default)]
         filter: Filter,
     },
+    /// "At the beginning of [each player's | your] [untap step | upkeep | draw step]" (603.2b):
+    /// triggers as that step of the named player's turn begins, after the step's turn-based
+    /// actions (the draw step's draw, 504.1); "that player" is the active player.
+    BeginningOfStep {
+        /// Which step.
+        step: TurnStep,
+        /// Whose turn: `any` (each player's), `you` (your), `opponent` (each opponent's).
+        #[serde(default)]
+        whose: Relation,
+    },
+    /// "Whenever [a player] draws a card" (121.1): once per card drawn (121.2); a draw replaced
+    /// by dredge is not a draw (603.2g, 614.6). "That player" is the one who drew.
+    Drew {
+        /// Who drew.
+        #[serde(default)]
+        by: Relation,
+    },
+    /// "Whenever a permanent becomes untapped" (Mesmeric Orb): once for each permanent that goes
+    /// from tapped to untapped, never for one that enters untapped (603.2e). "That permanent's
+    /// controller" is the triggering player.
+    PermanentBecomesUntapped,
+}
+
+/// A step of the beginning phase (CR 501.1), the only steps of a turn the oracle models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnStep {
+    /// The untap step (502): the active player's permanents untap; no player gets priority.
+    Untap,
+    /// The upkeep (503).
+    Upkeep,
+    /// The draw step (504): the active player draws a card.
+    Draw,
+}
+
+/// An intervening "if" clause of a triggered ability ("When/Whenever/At …, if [condition], …"):
+/// the ability triggers only if the condition holds as the event happens, and does nothing if it
+/// no longer holds as it resolves (603.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InterveningIf {
+    /// "if this permanent is untapped" (Howling Mine).
+    ThisIsUntapped,
+    /// "if an opponent controls more lands than you" (Land Tax): some opponent of the ability's
+    /// controller controls more lands than the controller does.
+    OpponentControlsMoreLands,
 }
 
 /// A triggered ability; it works while its source is on the battlefield, except leaves-the-
@@ -597,6 +647,9 @@ pub enum TriggerEvent {
 pub struct TriggeredAbility {
     /// The trigger event.
     pub on: TriggerEvent,
+    /// An intervening "if" clause (603.4), checked as the ability triggers and as it resolves.
+    #[serde(default, rename = "if", skip_serializing_if = "Option::is_none")]
+    pub condition: Option<InterveningIf>,
     /// Targets, chosen as the ability is put on the stack (CR 603.3d): with no legal choice for a
     /// target the ability is removed from the stack.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

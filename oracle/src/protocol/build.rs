@@ -34,6 +34,14 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     if scenario.players.iter().any(|p| !p.outside.is_empty()) {
         out.insert("outside-the-game".into());
     }
+    // Beginning a step of the turn (500–504) and permanents that start tapped: an engine needs a
+    // way to move its game to that step, or to set up a tapped permanent.
+    if scenario.steps.iter().any(|s| matches!(s, Step::BeginStep(_))) {
+        out.insert("turn-steps".into());
+    }
+    if scenario.battlefield.iter().any(|c| c.tapped) {
+        out.insert("tapped-at-start".into());
+    }
     // Steps that come from outside the scenario: an engine often has them only as a debug action
     // that skips what a real cause would do (a "leaves the battlefield" trigger), so each has a
     // tag an adapter can leave out of `supports.features`.

@@ -49,7 +49,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 pub const ACCEPTED_VERSIONS: [u32; 2] = [1, 2];
 
 /// The public vocabulary of `triggered.on`: the kinds of event a trigger can fire on.
-pub const TRIGGER_KINDS: [&str; 12] = [
+pub const TRIGGER_KINDS: [&str; 15] = [
     "dies",
     "another_creature_dies",
     "enters",
@@ -62,6 +62,9 @@ pub const TRIGGER_KINDS: [&str; 12] = [
     "sacrificed",
     "searched_library",
     "shuffled_library",
+    "beginning_of_step",
+    "drew",
+    "became_untapped",
 ];
 
 /// How the engine is to make the scenario's choices.

@@ -18,6 +18,7 @@ pub mod shuffle;
 pub mod split_second;
 pub mod tokens;
 pub mod triggers;
+pub mod turn_structure;
 pub mod verdicts;
 pub mod zones;
 

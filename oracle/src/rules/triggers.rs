@@ -1,6 +1,6 @@
 //! CR 603: which triggered abilities an event triggers, and the order they go on the stack.
 
-use crate::cards::instructions::{Effect, TriggerEvent, WhoseLibrary};
+use crate::cards::instructions::{Effect, InterveningIf, TriggerEvent, TurnStep, WhoseLibrary};
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
 use crate::rules::search::relation_holds;
 use crate::rules::zones::is_public;
@@ -46,6 +46,23 @@ pub enum Happening {
         /// Its characteristics as it last existed on the battlefield.
         chars: std::sync::Arc<crate::model::Chars>,
     },
+    /// A step of the active player's turn began (603.2b), after its turn-based actions.
+    StepBegan {
+        /// Which step.
+        step: TurnStep,
+        /// The active player, whose turn it is.
+        active: PlayerId,
+    },
+    /// A player drew a card (121.1; a draw replaced by dredge is not one, 614.6).
+    Drew {
+        /// Who drew.
+        player: PlayerId,
+    },
+    /// A permanent went from tapped to untapped (603.2e).
+    BecameUntapped {
+        /// The permanent.
+        permanent: ObjId,
+    },
 }
 
 /// A triggered ability waiting to be put on the stack (603.3).
@@ -70,6 +87,8 @@ pub struct PendingTrigger {
     pub found_no: Option<u32>,
     /// The clause that decided it triggers ([`trigger_clause`]).
     pub clause: &'static str,
+    /// Its intervening "if" clause, checked again as it resolves (603.4).
+    pub condition: Option<InterveningIf>,
 }
 
 /// The clause that decides that an ability triggers on `happening` — the most specific one:
@@ -86,6 +105,8 @@ pub fn trigger_clause(game: &Game, on: &str, happening: &Happening) -> &'static 
         {
             "701.24e"
         }
+        ("beginning_of_step", _) => "603.2b",
+        ("became_untapped", _) => "603.2e",
         _ => "603.3b",
     }
 }
@@ -232,6 +253,23 @@ pub fn triggered_by(
                         Happening::ShuffledLibrary { owner },
                     ) => (relation_holds(*rel, controller, owner) && whose_ok(*library, owner, owner))
                         .then_some(("shuffled_library", Some(owner))),
+                    (TriggerEvent::BeginningOfStep { step, whose }, Happening::StepBegan { step: began, active })
+                        if *step == began && relation_holds(*whose, controller, active) =>
+                    {
+                        Some(("beginning_of_step", Some(active)))
+                    }
+                    (TriggerEvent::Drew { by }, Happening::Drew { player })
+                        if on_battlefield(game, source) && relation_holds(*by, controller, player) =>
+                    {
+                        Some(("drew", Some(player)))
+                    }
+                    // 603.2e: "becomes untapped" triggers on the change only; "that permanent's
+                    // controller" is the triggering player.
+                    (TriggerEvent::PermanentBecomesUntapped, Happening::BecameUntapped { permanent })
+                        if on_battlefield(game, source) =>
+                    {
+                        Some(("became_untapped", Some(game.obj(permanent).controller)))
+                    }
                     _ => None,
                 };
                 if let Some((on, triggering_player)) = fired {
@@ -245,12 +283,30 @@ pub fn triggered_by(
                         source_no,
                         found_no,
                         clause: trigger_clause(game, on, &happening),
+                        condition: t.condition,
                     });
                 }
             }
         }
     }
     out
+}
+
+/// 603.4: whether an intervening "if" clause holds for an ability of `source` controlled by
+/// `controller` — checked as the ability triggers (if it doesn't hold, the ability doesn't
+/// trigger) and again as it resolves (if it no longer holds, the ability does nothing). A source
+/// that has left the battlefield is judged as it last was there (608.2h): an object keeps the
+/// tapped status it left with.
+pub fn intervening_if_holds(game: &Game, condition: InterveningIf, source: ObjId, controller: PlayerId) -> bool {
+    match condition {
+        InterveningIf::ThisIsUntapped => !game.obj(source).flags.tapped,
+        InterveningIf::OpponentControlsMoreLands => {
+            let mine = crate::rules::turn_structure::lands_controlled(game, controller);
+            crate::rules::apnap::opponents(controller, game.players.len())
+                .into_iter()
+                .any(|p| crate::rules::turn_structure::lands_controlled(game, p) > mine)
+        }
+    }
 }
 
 fn on_battlefield(game: &Game, obj: ObjId) -> bool {

@@ -143,6 +143,7 @@ impl<'a> Builder<'a> {
             .enumerate()
             .map(|(i, step)| self.action(step, &format!("steps[{i}]")))
             .collect::<Result<Vec<_>, _>>()?;
+        check_step_sequence(&s.steps)?;
         let script = s
             .decisions
             .iter()
@@ -263,6 +264,9 @@ impl<'a> Builder<'a> {
                 id
             }
         };
+        if c.tapped && zone != ZoneRef::Battlefield {
+            return Err(BuildError::new(format!("{path}.tapped"), "only permanents can be tapped (110.5)".into()));
+        }
         if c.face_down && !matches!(zone, ZoneRef::Battlefield | ZoneRef::Exile) {
             return Err(BuildError::new(
                 format!("{path}.face_down"),
@@ -302,7 +306,7 @@ impl<'a> Builder<'a> {
             object_no: 0,
             known,
             counters: 0,
-            flags: ObjFlags { granted_flashback: c.gains_flashback, ..ObjFlags::default() },
+            flags: ObjFlags { granted_flashback: c.gains_flashback, tapped: c.tapped, ..ObjFlags::default() },
         });
         self.game.zone_mut(zone).push(obj);
         self.ids.insert(id, obj);
@@ -433,6 +437,7 @@ impl<'a> Builder<'a> {
             Step::Dies { card } => Action::Dies(self.card(card, &format!("{path}.dies.card"))?),
             Step::Draw { player, count } => Action::Draw(self.player(player, &format!("{path}.draw.player"))?, *count),
             Step::Exile { card } => Action::Exile(self.card(card, &format!("{path}.exile.card"))?),
+            Step::BeginStep(step) => Action::BeginStep(*step),
         })
     }
 
@@ -686,4 +691,24 @@ impl<'a> Builder<'a> {
         }
         Ok(())
     }
+}
+
+/// A step of the turn that must be followed at once by another (the untap step by the upkeep,
+/// 502.4, 503.1a: what triggers in the untap step goes on the stack in the upkeep) is.
+fn check_step_sequence(steps: &[Step]) -> Result<(), BuildError> {
+    for (i, step) in steps.iter().enumerate() {
+        let Step::BeginStep(begun) = step else { continue };
+        if let Some(next) = crate::rules::turn_structure::must_follow(*begun)
+            && steps.get(i + 1) != Some(&Step::BeginStep(next))
+        {
+            return Err(BuildError::new(
+                format!("steps[{i}].begin_step"),
+                format!(
+                    "the {begun:?} step must be followed at once by `begin_step: {}`: no player gets priority in it, so what triggers there goes on the stack in the next step (502.4, 503.1a)",
+                    format!("{next:?}").to_lowercase()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

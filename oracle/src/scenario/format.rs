@@ -129,6 +129,9 @@ pub struct CardSetup {
     /// its flashback cost is its mana cost (CR 702.34a).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub gains_flashback: bool,
+    /// On the battlefield: the permanent starts tapped (110.5; untapped otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tapped: bool,
 }
 
 impl CardSetup {
@@ -142,6 +145,7 @@ impl CardSetup {
             known_to: Vec::new(),
             face_down: false,
             gains_flashback: false,
+            tapped: false,
         }
     }
 }
@@ -170,6 +174,9 @@ struct CardSetupFull {
     /// Has gained flashback (graveyard only).
     #[serde(default)]
     gains_flashback: bool,
+    /// Starts tapped (battlefield only).
+    #[serde(default)]
+    tapped: bool,
 }
 
 impl JsonSchema for CardSetup {
@@ -203,6 +210,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     known_to: Vec::new(),
                     face_down: false,
                     gains_flashback: false,
+                    tapped: false,
                 })
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CardSetup, A::Error> {
@@ -215,6 +223,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     known_to: f.known_to,
                     face_down: f.face_down,
                     gains_flashback: f.gains_flashback,
+                    tapped: f.tapped,
                 })
             }
         }
@@ -335,6 +344,11 @@ pub enum Step {
         /// Card ids.
         cards: Vec<String>,
     },
+    /// A step of the active player's (the first player's) turn begins (CR 500–504): `untap` (their
+    /// permanents untap, 502.3; it must be followed by `upkeep`, 502.4), `upkeep` (503), `draw`
+    /// (they draw a card, 504.1). Then the abilities that trigger "at the beginning of" it trigger
+    /// (603.2b).
+    BeginStep(crate::cards::instructions::TurnStep),
     /// A step the rules forbid: the oracle checks it is refused for the stated clause, nothing
     /// happens, and an engine must refuse it too (logging a `refused` event).
     Attempt {

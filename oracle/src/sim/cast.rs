@@ -793,6 +793,7 @@ impl Sim<'_> {
             return Ok(()); // An empty library: nothing to draw (704.5b is not modelled).
         };
         self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "121.1");
+        self.trigger(crate::rules::triggers::Happening::Drew { player }, None);
         self.refuse_unmodelled_draw_watchers(player)
     }
 }

@@ -87,6 +87,9 @@ pub enum Action {
     Draw(PlayerId, u32),
     /// An object is exiled by something outside the scenario (e.g. in response).
     Exile(ObjId),
+    /// A step of the active player's turn begins: its turn-based actions, then its "at the
+    /// beginning of" triggers (`rules::turn_structure`; 502.3, 504.1, 603.2b).
+    BeginStep(crate::cards::instructions::TurnStep),
 }
 
 /// What a "may" decision is about.
@@ -100,6 +103,8 @@ pub enum MayAbout {
     BeginOnBattlefield,
     /// "As this land enters, you may pay N life" (a shock land, 614.1c).
     PayLife,
+    /// "You may have [a player] mill" (Jace's Erasure; 608.2d).
+    Mill,
 }
 
 impl MayAbout {
@@ -110,6 +115,7 @@ impl MayAbout {
             MayAbout::Counters => "counters",
             MayAbout::BeginOnBattlefield => "begin_on_battlefield",
             MayAbout::PayLife => "pay_life",
+            MayAbout::Mill => "mill",
         }
     }
 }

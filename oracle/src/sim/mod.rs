@@ -13,6 +13,7 @@ mod resolve;
 pub mod script;
 mod search;
 mod stack;
+mod turn;
 
 pub use decision::{Action, Choice, Decider, Decision, MayAbout, SimError, TargetChoice};
 pub(crate) use search::destination_zone;
@@ -276,6 +277,14 @@ impl<'d> Sim<'d> {
                 self.discard(*player, *obj, false);
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj)?,
+            Action::BeginStep(step) => {
+                self.begin_step(*step)?;
+                // 502.4: no player gets priority in the untap step, so what triggered there waits
+                // for the upkeep (503.1a), which the loader makes the next step.
+                if !crate::rules::turn_structure::step_has_priority(*step) {
+                    return self.apply_reveal_statics();
+                }
+            }
             Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj)?,
             Action::StartGame => {
                 // 101.4e: while starting the game the starting player is the active player, so

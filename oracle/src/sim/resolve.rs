@@ -336,9 +336,13 @@ impl Sim<'_> {
                 // what another may choose.
                 self.sacrifice_at_once(&chosen);
             }
-            Effect::Mill { player, count } => {
-                for p in self.players(ctx, *player)? {
-                    self.mill(p, *count)?;
+            Effect::Mill { player, count, optional } => {
+                // 608.2d: "you may have [a player] mill" is the controller's choice as it resolves.
+                let decision = Decision::May { player: ctx.controller, about: MayAbout::Mill, card: Some(ctx.source) };
+                if !*optional || self.yes_no(&decision)? {
+                    for p in self.players(ctx, *player)? {
+                        self.mill(p, *count)?;
+                    }
                 }
             }
             Effect::Investigate => {

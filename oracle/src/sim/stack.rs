@@ -8,7 +8,7 @@ use crate::mutants::Mutant;
 use crate::outcome::Event;
 use crate::rules::Violation;
 use crate::rules::triggers::{
-    Happening, LastOnBattlefield, apnap_groups, is_stack_order, stacked_clause, triggered_by,
+    Happening, LastOnBattlefield, apnap_groups, intervening_if_holds, is_stack_order, stacked_clause, triggered_by,
 };
 use crate::rules::zones::Position;
 
@@ -36,6 +36,8 @@ pub(super) enum StackItem {
         x: u32,
         /// The new object its source became in a public zone, for a zone-change trigger (400.7e).
         found_no: Option<u32>,
+        /// A triggered ability's intervening "if", checked again as it resolves (603.4).
+        condition: Option<crate::cards::instructions::InterveningIf>,
     },
 }
 
@@ -52,6 +54,15 @@ impl Sim<'_> {
     pub(super) fn trigger(&mut self, happening: Happening, died: Option<LastOnBattlefield>) {
         let cycled = matches!(happening, Happening::Discarded { cycled: true, .. });
         for t in triggered_by(&self.game, happening, died, &self.lookback) {
+            // 603.4: with an intervening "if" that doesn't hold, the ability doesn't trigger
+            // (mutant `intervening-if-ignored`: it triggers anyway).
+            if let Some(condition) = t.condition
+                && !intervening_if_holds(&self.game, condition, t.source, t.controller)
+                && !self.bug(Mutant::InterveningIfIgnored)
+            {
+                self.rule_decision("603.4", Vec::new());
+                continue;
+            }
             // Mutant `cycle-or-discard-twice`: a cycled card triggers "cycles or discards" once
             // as a cycle and once as a discard.
             if cycled && t.on == "cycled_or_discarded" && self.bug(Mutant::CycleOrDiscardTwice) {
@@ -137,6 +148,7 @@ impl Sim<'_> {
                     target_specs: t.targets.clone(),
                     x: 0,
                     found_no: t.found_no,
+                    condition: t.condition,
                 });
             }
         }
@@ -158,7 +170,13 @@ impl Sim<'_> {
                 target_specs,
                 x,
                 found_no,
+                condition,
             } => {
+                // 603.4: an intervening "if" that no longer holds makes the ability do nothing
+                // (mutant `intervening-if-ignored`: it isn't checked).
+                let condition_failed = condition.is_some_and(|c| {
+                    !intervening_if_holds(&self.game, c, source, controller) && !self.bug(Mutant::InterveningIfIgnored)
+                });
                 // 608.2b: an ability whose every target has become illegal doesn't resolve: each
                 // target is checked against what it had to be when chosen (a land still a land, a
                 // card still in that graveyard), not only for still being the same object.
@@ -169,7 +187,9 @@ impl Sim<'_> {
                                 && !self.target_legal(cast::spec_for(&target_specs, i), *t, controller, &targets))
                     })
                     && !self.bug(Mutant::IllegalTargetsStillResolve);
-                if all_illegal {
+                if condition_failed {
+                    self.rule_decision("603.4", Vec::new());
+                } else if all_illegal {
                     self.rule_decision("608.2b", Vec::new());
                 } else {
                     let mut ctx = resolve::Ctx::new(source, controller, targets, triggering_player);
@@ -258,6 +278,7 @@ impl Sim<'_> {
             target_specs,
             x,
             found_no: None,
+            condition: None,
         });
     }
 

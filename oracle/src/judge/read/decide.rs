@@ -35,6 +35,9 @@ impl Decider for Observed<'_> {
                 let pred = paid_life_as_enters(game, *player, *c);
                 self.take(step, pred);
             }
+            (Decision::May { about: MayAbout::Mill, .. }, Choice::Bool(true)) => {
+                self.take(step, milled);
+            }
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
                 let id = game.obj(*c).id.clone();
                 self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
@@ -119,6 +122,13 @@ impl Decider for Observed<'_> {
                     _ => self.find(step, &pred).is_some() && self.alternative(2) == 0,
                 };
                 Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
+            }
+            // "You may have [a player] mill" (608.2d): a card moved from a library to a graveyard
+            // in the step means yes — unless it is another mill's: a reading `judge` revisits.
+            // Each "yes" claims one.
+            Decision::May { about: MayAbout::Mill, .. } => {
+                let yes = self.find(step, milled).is_some() && self.alternative(2) == 0;
+                Ok(Choice::Bool(yes && self.take_any(step, milled).is_some()))
             }
             Decision::May { card, .. } => {
                 // A `counters` entry for the card means yes — unless it is a later one's (the
@@ -619,4 +629,9 @@ fn paid_life_as_enters(game: &Game, player: usize, card: usize) -> impl Fn(&Even
     let who = game.players[player].name.clone();
     let amount = crate::rules::replacement::as_enters_life_payment(game.obj(card)).unwrap_or(0);
     move |e: &Event| matches!(e, Event::LostLife { player, amount: a } if *player == who && *a == amount)
+}
+
+/// A `moved` entry of a card from a library to a graveyard: what a mill logs (701.17a).
+fn milled(e: &Event) -> bool {
+    matches!(e, Event::Moved { from, to, .. } if from.ends_with(".library") && to.ends_with(".graveyard"))
 }
