@@ -159,12 +159,15 @@ pub enum Decision {
         /// The options.
         options: Vec<ObjId>,
     },
-    /// Choose a permanent to sacrifice.
+    /// Choose a permanent to sacrifice, answered with `Cards` holding one of `options`; with
+    /// `any_number` ("sacrifice any number of lands", 107.1c), any set of them, none included.
     Sacrifice {
         /// Who sacrifices.
         player: PlayerId,
         /// The options.
         options: Vec<ObjId>,
+        /// Any number of the options may be chosen, rather than exactly one.
+        any_number: bool,
     },
     /// The order in which a player puts their simultaneous triggered abilities on the stack
     /// (603.3b): the answer lists indexes into `triggers`, first = lowest on the stack.

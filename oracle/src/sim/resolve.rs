@@ -41,6 +41,8 @@ pub(super) struct Ctx {
     /// For a zone-change trigger, the object number of the new object its source became in the
     /// public zone it moved to (400.7e).
     pub(super) found_no: Option<u32>,
+    /// How many permanents this effect's `sacrifice_any_number` sacrificed ("that many").
+    sacrificed: usize,
 }
 
 impl Ctx {
@@ -61,6 +63,7 @@ impl Ctx {
             source_no: 0,
             x: 0,
             found_no: None,
+            sacrificed: 0,
         }
     }
 
@@ -326,7 +329,7 @@ impl Sim<'_> {
                     if options.is_empty() {
                         continue;
                     }
-                    let decision = Decision::Sacrifice { player: p, options: options.clone() };
+                    let decision = Decision::Sacrifice { player: p, options: options.clone(), any_number: false };
                     let card = self.one_of(&decision, &options, "a permanent they can sacrifice")?;
                     chosen.push((p, card));
                 }
@@ -335,6 +338,49 @@ impl Sim<'_> {
                 // sacrifice (returning a card exiled "until this leaves", 610.3c) can't change
                 // what another may choose.
                 self.sacrifice_at_once(&chosen);
+            }
+            Effect::SacrificeAnyNumber { player, filter } => {
+                let p = self.player(ctx, *player)?;
+                let options: Vec<ObjId> = self
+                    .game
+                    .zone(ZoneRef::Battlefield)
+                    .iter()
+                    .copied()
+                    .filter(|&o| self.game.obj(o).controller == p && matches(&self.game.obj(o).chars, filter, None))
+                    .collect();
+                // With nothing to sacrifice, none is the only answer: no decision.
+                let chosen = if options.is_empty() {
+                    Vec::new()
+                } else {
+                    let decision = Decision::Sacrifice { player: p, options: options.clone(), any_number: true };
+                    match self.decide(&decision)? {
+                        Choice::Cards(c) => {
+                            if let Err(v) = crate::rules::sacrifice::check_any_number(&c, &options) {
+                                let listed = options.iter().map(|&o| self.id(o)).collect();
+                                return Err(self.illegal(v, listed));
+                            }
+                            c
+                        }
+                        other => {
+                            let listed = options.iter().map(|&o| self.id(o)).collect();
+                            let v = Violation::new("701.21a", format!("`{other:?}` is not a set of permanents"));
+                            return Err(self.illegal(v, listed));
+                        }
+                    }
+                };
+                // Mutant `that-many-counts-every-option`: "that many" counts every permanent the
+                // player could have sacrificed, not the ones they did.
+                ctx.sacrificed = if self.bug(Mutant::ThatManyCountsEveryOption) { options.len() } else { chosen.len() };
+                // 701.21a: chosen first, then sacrificed at the same time.
+                let pairs: Vec<(PlayerId, ObjId)> = chosen.into_iter().map(|c| (p, c)).collect();
+                self.sacrifice_at_once(&pairs);
+            }
+            Effect::SearchUpToThatMany(spec) => {
+                let spec = crate::cards::instructions::SearchSpec {
+                    count: crate::rules::sacrifice::up_to_that_many(ctx.sacrificed),
+                    ..spec.clone()
+                };
+                self.search(ctx, std::slice::from_ref(&spec))?;
             }
             Effect::Mill { player, count } => {
                 for p in self.players(ctx, *player)? {

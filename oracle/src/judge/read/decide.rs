@@ -248,7 +248,28 @@ impl Decider for Observed<'_> {
                     }),
                 }
             }
-            Decision::Sacrifice { player, options } => {
+            // 107.1c: every `sacrificed` entry of this player in this step naming one of the
+            // options is part of the one choice (none at all is a choice too).
+            Decision::Sacrifice { player, options, any_number: true } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let taken = self.take_some(
+                    step,
+                    options.len(),
+                    |e| matches!(e, Event::Sacrificed { player, card } if *player == who && ids.contains(card)),
+                );
+                let mut picked = Vec::new();
+                for e in taken {
+                    if let Event::Sacrificed { card, .. } = e {
+                        let o = self.obj_in(game, &card, step)?;
+                        if !picked.contains(&o) {
+                            picked.push(o);
+                        }
+                    }
+                }
+                Ok(Choice::Cards(picked))
+            }
+            Decision::Sacrifice { player, options, .. } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let fits = |e: &Event| matches!(e, Event::Sacrificed { card, .. } if ids.contains(card));
