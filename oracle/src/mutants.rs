@@ -344,7 +344,7 @@ impl Mutant {
             Mutant::FetchedLandEntersUntapped => "110.5b",
             Mutant::ManaValueXIgnored => "701.23a",
             Mutant::SearchBanIgnored => "101.2",
-            Mutant::ThatManyCountsEveryOption => "701.23a",
+            Mutant::ThatManyCountsEveryOption => "701.23d",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
             Mutant::OppositionAgentSearcherChooses => "723.5",
