@@ -105,6 +105,9 @@ pub enum Mutant {
     /// "Sacrifice any number of lands. Search … for up to that many" (Scapeshift) counts every
     /// land the player could have sacrificed, not the ones they did.
     ThatManyCountsEveryOption,
+    /// Gifts Ungiven's opponent doesn't choose: the caster picks which found cards go to the
+    /// graveyard.
+    SplitChosenByCaster,
     /// A mandatory "search …, then shuffle" that a "can't search" effect stops skips the shuffle
     /// too, although only the search is impossible.
     BannedSearchSkipsShuffle,
@@ -133,7 +136,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 42] = [
+    pub const ALL: [Mutant; 43] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -168,6 +171,7 @@ impl Mutant {
         Mutant::ManaValueXIgnored,
         Mutant::SearchBanIgnored,
         Mutant::ThatManyCountsEveryOption,
+        Mutant::SplitChosenByCaster,
         Mutant::BannedSearchSkipsShuffle,
         Mutant::TrapIgnoresCappedSearch,
         Mutant::OppositionAgentSearcherChooses,
@@ -215,6 +219,7 @@ impl Mutant {
             Mutant::ManaValueXIgnored => "mana-value-x-ignored",
             Mutant::SearchBanIgnored => "search-ban-ignored",
             Mutant::ThatManyCountsEveryOption => "that-many-counts-every-option",
+            Mutant::SplitChosenByCaster => "split-chosen-by-caster",
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
             Mutant::OppositionAgentSearcherChooses => "opposition-agent-searcher-chooses",
@@ -269,6 +274,9 @@ impl Mutant {
                 "Archive Trap's cost ignores a search Aven Mindcensor limited (it still counts as searching)"
             }
             Mutant::SearchBanIgnored => "a player under Stranglehold (a \"can't search\" effect) still searches",
+            Mutant::SplitChosenByCaster => {
+                "Gifts Ungiven's opponent doesn't choose: its caster picks the two found cards for the graveyard"
+            }
             Mutant::ThatManyCountsEveryOption => {
                 "Scapeshift searches for up to as many lands as its caster controlled, not as many as they sacrificed"
             }
@@ -345,6 +353,7 @@ impl Mutant {
             Mutant::ManaValueXIgnored => "701.23a",
             Mutant::SearchBanIgnored => "101.2",
             Mutant::ThatManyCountsEveryOption => "701.23d",
+            Mutant::SplitChosenByCaster => "608.2d",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
             Mutant::OppositionAgentSearcherChooses => "723.5",

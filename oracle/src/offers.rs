@@ -142,6 +142,9 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
     };
     Some(match decision {
         Decision::May { .. } => mk(OfferKind::May, Vec::new(), None, None, false),
+        Decision::ChooseCard { options, count, .. } if *count != 1 => {
+            mk(OfferKind::Choose, ids(options), Some(*count), Some(*count), options.len() <= *count)
+        }
         Decision::ChooseCard { options, .. } => mk(OfferKind::Choose, ids(options), None, None, options.len() <= 1),
         // 107.1c: "any number" is from none to all of them, never forced.
         Decision::Sacrifice { options, any_number: true, .. } => {

@@ -270,6 +270,12 @@ pub enum Destination {
     /// Exile, face down (CR 406.3): only the searcher may look at it, and the searcher may cast
     /// it for as long as it remains exiled (Praetor's Grasp; 406.3a–b).
     ExileFaceDown,
+    /// "Target opponent chooses N of those cards. Put the chosen cards into your graveyard and the
+    /// rest into your hand" (Gifts Ungiven): once the search is over, the target player chooses N
+    /// of the found cards (all of them when there are N or fewer — the Gifts Ungiven ruling), a
+    /// choice made as the effect is applied (608.2d); those go to their owner's graveyard and the
+    /// rest to their owner's hand, at the same time, before the shuffle.
+    TargetPlayerChoosesForGraveyard(u32),
 }
 
 /// A search instruction (CR 701.23).

@@ -287,7 +287,7 @@ impl Sim<'_> {
                 ctx.chosen = None;
                 ctx.chosen_names = None;
                 if !options.is_empty() {
-                    let decision = Decision::ChooseCard { player: chooser, options: options.clone() };
+                    let decision = Decision::ChooseCard { player: chooser, options: options.clone(), count: 1 };
                     let card = self.one_of(&decision, &options, "a card that can be chosen")?;
                     ctx.chosen = Some(card);
                     ctx.chosen_names = Some(self.game.obj(card).chars.names.clone());
@@ -673,7 +673,7 @@ impl Sim<'_> {
                     if options.is_empty() {
                         continue;
                     }
-                    let decision = Decision::ChooseCard { player: p, options: options.clone() };
+                    let decision = Decision::ChooseCard { player: p, options: options.clone(), count: 1 };
                     let card = self.one_of(&decision, &options, "a card they own in exile (406.4)")?;
                     let (player, id) = (self.pname(p), self.id(card));
                     self.emit(Event::Chose { player, card: id }, "406.4");

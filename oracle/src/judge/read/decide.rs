@@ -47,7 +47,9 @@ impl Decider for Observed<'_> {
             (Decision::ChooseCard { .. }, Choice::Cards(c)) => {
                 // The entry that records the scripted card, wherever the log lists it.
                 let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
-                self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)));
+                for id in &ids {
+                    self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && card == id));
+                }
             }
             (Decision::Sacrifice { .. }, Choice::Cards(c)) => {
                 let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
@@ -235,7 +237,36 @@ impl Decider for Observed<'_> {
                 }
                 Ok(Choice::Order(order))
             }
-            Decision::ChooseCard { player, options } => {
+            // Several cards: the player's `chose` entries of this step naming options, `count` of
+            // them; any not reported are taken from the options, and the comparison names them.
+            Decision::ChooseCard { player, options, count } if *count != 1 => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let taken = self.take_some(
+                    step,
+                    *count,
+                    |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)),
+                );
+                let mut picked = Vec::new();
+                for e in taken {
+                    if let Event::Chose { card, .. } = e {
+                        let o = self.obj_in(game, &card, step)?;
+                        if !picked.contains(&o) {
+                            picked.push(o);
+                        }
+                    }
+                }
+                for &o in options {
+                    if picked.len() >= *count {
+                        break;
+                    }
+                    if !picked.contains(&o) {
+                        picked.push(o);
+                    }
+                }
+                Ok(Choice::Cards(picked))
+            }
+            Decision::ChooseCard { player, options, .. } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let fits = |e: &Event| matches!(e, Event::Chose { card, .. } if ids.contains(card));
