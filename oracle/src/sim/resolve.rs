@@ -319,13 +319,7 @@ impl Sim<'_> {
             Effect::Sacrifice { player, filter } => {
                 let mut chosen = Vec::new();
                 for p in self.players(ctx, *player)? {
-                    let options: Vec<ObjId> = self
-                        .game
-                        .zone(ZoneRef::Battlefield)
-                        .iter()
-                        .copied()
-                        .filter(|&o| self.game.obj(o).controller == p && matches(&self.game.obj(o).chars, filter, None))
-                        .collect();
+                    let options = self.sacrificeable(p, filter);
                     if options.is_empty() {
                         continue;
                     }
@@ -341,13 +335,7 @@ impl Sim<'_> {
             }
             Effect::SacrificeAnyNumber { player, filter } => {
                 let p = self.player(ctx, *player)?;
-                let options: Vec<ObjId> = self
-                    .game
-                    .zone(ZoneRef::Battlefield)
-                    .iter()
-                    .copied()
-                    .filter(|&o| self.game.obj(o).controller == p && matches(&self.game.obj(o).chars, filter, None))
-                    .collect();
+                let options = self.sacrificeable(p, filter);
                 // With nothing to sacrifice, none is the only answer: no decision.
                 let chosen = if options.is_empty() {
                     Vec::new()
@@ -927,6 +915,17 @@ impl Sim<'_> {
                 vec!["yes".into(), "no".into()],
             )),
         }
+    }
+
+    /// The permanents `player` controls that match `filter`: what an instruction to sacrifice
+    /// such a permanent lets them choose (701.21a).
+    fn sacrificeable(&self, player: PlayerId, filter: &crate::cards::instructions::Filter) -> Vec<ObjId> {
+        self.game
+            .zone(ZoneRef::Battlefield)
+            .iter()
+            .copied()
+            .filter(|&o| self.game.obj(o).controller == player && matches(&self.game.obj(o).chars, filter, None))
+            .collect()
     }
 
     fn one_of(&mut self, decision: &Decision, options: &[ObjId], what: &str) -> Result<ObjId, SimError> {

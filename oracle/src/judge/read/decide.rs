@@ -247,23 +247,11 @@ impl Decider for Observed<'_> {
                     *count,
                     |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)),
                 );
-                let mut picked = Vec::new();
-                for e in taken {
-                    if let Event::Chose { card, .. } = e {
-                        let o = self.obj_in(game, &card, step)?;
-                        if !picked.contains(&o) {
-                            picked.push(o);
-                        }
-                    }
-                }
-                for &o in options {
-                    if picked.len() >= *count {
-                        break;
-                    }
-                    if !picked.contains(&o) {
-                        picked.push(o);
-                    }
-                }
+                let mut picked = self.cards_named(game, step, &taken, |e| match e {
+                    Event::Chose { card, .. } => Some(card),
+                    _ => None,
+                })?;
+                fill_up_to(&mut picked, options, *count);
                 Ok(Choice::Cards(picked))
             }
             Decision::ChooseCard { player, options, .. } => {
@@ -289,15 +277,10 @@ impl Decider for Observed<'_> {
                     options.len(),
                     |e| matches!(e, Event::Sacrificed { player, card } if *player == who && ids.contains(card)),
                 );
-                let mut picked = Vec::new();
-                for e in taken {
-                    if let Event::Sacrificed { card, .. } = e {
-                        let o = self.obj_in(game, &card, step)?;
-                        if !picked.contains(&o) {
-                            picked.push(o);
-                        }
-                    }
-                }
+                let picked = self.cards_named(game, step, &taken, |e| match e {
+                    Event::Sacrificed { card, .. } => Some(card),
+                    _ => None,
+                })?;
                 Ok(Choice::Cards(picked))
             }
             Decision::Sacrifice { player, options, .. } => {
@@ -349,14 +332,7 @@ impl Decider for Observed<'_> {
                 if *optional && picked.is_empty() {
                     return Ok(Choice::Cards(picked)); // The optional cost wasn't paid.
                 }
-                for &o in options {
-                    if picked.len() >= *count {
-                        break;
-                    }
-                    if !picked.contains(&o) {
-                        picked.push(o); // Not reported: the comparison names what is missing.
-                    }
-                }
+                fill_up_to(&mut picked, options, *count);
                 Ok(Choice::Cards(picked))
             }
             Decision::Name { player, options, .. } => {
@@ -618,14 +594,7 @@ impl Decider for Observed<'_> {
                     }
                 }
                 picked.truncate(*count);
-                for &o in from {
-                    if picked.len() >= *count {
-                        break;
-                    }
-                    if !picked.contains(&o) {
-                        picked.push(o);
-                    }
-                }
+                fill_up_to(&mut picked, from, *count);
                 Ok(Choice::Cards(picked))
             }
         }
@@ -638,4 +607,37 @@ fn paid_life_as_enters(game: &Game, player: usize, card: usize) -> impl Fn(&Even
     let who = game.players[player].name.clone();
     let amount = crate::rules::replacement::as_enters_life_payment(game.obj(card)).unwrap_or(0);
     move |e: &Event| matches!(e, Event::LostLife { player, amount: a } if *player == who && *a == amount)
+}
+
+/// Completes `picked` to `count` cards with the first of `options` not in it yet: cards a log
+/// didn't report, which the comparison then names as missing.
+fn fill_up_to(picked: &mut Vec<ObjId>, options: &[ObjId], count: usize) {
+    for &o in options {
+        if picked.len() >= count {
+            break;
+        }
+        if !picked.contains(&o) {
+            picked.push(o);
+        }
+    }
+}
+
+impl Observed<'_> {
+    /// The objects the taken log entries name (`card_of` reads the card off an entry), each once.
+    fn cards_named(
+        &self,
+        game: &Game,
+        step: usize,
+        taken: &[Event],
+        card_of: impl Fn(&Event) -> Option<&String>,
+    ) -> Result<Vec<ObjId>, SimError> {
+        let mut picked = Vec::new();
+        for id in taken.iter().filter_map(card_of) {
+            let o = self.obj_in(game, id, step)?;
+            if !picked.contains(&o) {
+                picked.push(o);
+            }
+        }
+        Ok(picked)
+    }
 }
