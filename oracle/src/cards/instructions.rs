@@ -373,7 +373,7 @@ pub enum Effect {
     /// "Search your library for up to that many [land] cards" after `sacrifice_any_number`
     /// (Scapeshift): a search (CR 701.23) for up to N cards, N being the number of permanents the
     /// effect's `sacrifice_any_number` instruction sacrificed (zero when it sacrificed none, and
-    /// then the search and its shuffle still happen, finding nothing). The spec's `count` is not
+    /// then the search and its shuffle still happen, finding nothing: the instructions are followed in order, 608.2c). The spec's `count` is not
     /// read: leave it out.
     SearchUpToThatMany(SearchSpec),
     /// A player mills cards: the top N of their library go to their graveyard; with fewer, all

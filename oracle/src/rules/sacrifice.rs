@@ -1,4 +1,4 @@
-//! CR 701.21: sacrifice — a player moves a permanent they control to its owner's graveyard.
+//! CR 701.21a: sacrifice — a player moves a permanent they control to its owner's graveyard.
 
 use crate::cards::instructions::Count;
 use crate::model::ObjId;
