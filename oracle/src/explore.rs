@@ -71,6 +71,19 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
             permutations(&mut (0..triggers.len()).collect(), 0, &mut out, limit).ok_or_else(too_many)?;
             out.into_iter().map(Choice::Order).collect()
         }
+        Decision::ChooseCard { options, count, .. } if *count != 1 => {
+            let mut out = Vec::new();
+            combinations(options, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
+            out.into_iter().map(Choice::Cards).collect()
+        }
+        // 107.1c: "any number" is every set of the options, from none to all.
+        Decision::Sacrifice { options, any_number: true, .. } => {
+            let mut out = Vec::new();
+            for k in 0..=options.len() {
+                combinations(options, k, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
+            }
+            out.into_iter().map(Choice::Cards).collect()
+        }
         Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
             options.iter().map(|&o| Choice::Cards(vec![o])).collect()
         }
@@ -265,6 +278,10 @@ impl Decider for FirstLegal {
         Ok(match decision {
             Decision::May { .. } => Choice::Bool(true),
             Decision::OrderTriggers { triggers, .. } => Choice::Order((0..triggers.len()).collect()),
+            Decision::Sacrifice { any_number: true, .. } => Choice::Cards(Vec::new()),
+            Decision::ChooseCard { options, count, .. } if *count != 1 => {
+                Choice::Cards(options.iter().copied().take(*count).collect())
+            }
             Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
                 Choice::Cards(vec![*options.first().ok_or_else(none)?])
             }

@@ -102,6 +102,12 @@ pub enum Mutant {
     /// A "can't search libraries" effect (Stranglehold, Leonin Arbiter, Ashiok) is ignored: the
     /// player it stops still searches.
     SearchBanIgnored,
+    /// "Sacrifice any number of lands. Search … for up to that many" (Scapeshift) counts every
+    /// land the player could have sacrificed, not the ones they did.
+    ThatManyCountsEveryOption,
+    /// Gifts Ungiven's opponent doesn't choose: the caster picks which found cards go to the
+    /// graveyard.
+    SplitChosenByCaster,
     /// A mandatory "search …, then shuffle" that a "can't search" effect stops skips the shuffle
     /// too, although only the search is impossible.
     BannedSearchSkipsShuffle,
@@ -133,7 +139,7 @@ pub enum Mutant {
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 42] = [
+    pub const ALL: [Mutant; 44] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -167,6 +173,8 @@ impl Mutant {
         Mutant::FetchedLandEntersUntapped,
         Mutant::ManaValueXIgnored,
         Mutant::SearchBanIgnored,
+        Mutant::ThatManyCountsEveryOption,
+        Mutant::SplitChosenByCaster,
         Mutant::BannedSearchSkipsShuffle,
         Mutant::TrapIgnoresCappedSearch,
         Mutant::OppositionAgentSearcherChooses,
@@ -214,6 +222,8 @@ impl Mutant {
             Mutant::FetchedLandEntersUntapped => "fetched-land-enters-untapped",
             Mutant::ManaValueXIgnored => "mana-value-x-ignored",
             Mutant::SearchBanIgnored => "search-ban-ignored",
+            Mutant::ThatManyCountsEveryOption => "that-many-counts-every-option",
+            Mutant::SplitChosenByCaster => "split-chosen-by-caster",
             Mutant::BannedSearchSkipsShuffle => "banned-search-skips-shuffle",
             Mutant::TrapIgnoresCappedSearch => "trap-ignores-capped-search",
             Mutant::OppositionAgentSearcherChooses => "opposition-agent-searcher-chooses",
@@ -269,6 +279,12 @@ impl Mutant {
                 "Archive Trap's cost ignores a search Aven Mindcensor limited (it still counts as searching)"
             }
             Mutant::SearchBanIgnored => "a player under Stranglehold (a \"can't search\" effect) still searches",
+            Mutant::SplitChosenByCaster => {
+                "Gifts Ungiven's opponent doesn't choose: its caster picks the two found cards for the graveyard"
+            }
+            Mutant::ThatManyCountsEveryOption => {
+                "Scapeshift searches for up to as many lands as its caster controlled, not as many as they sacrificed"
+            }
             Mutant::BannedSearchSkipsShuffle => {
                 "a mandatory search stopped by a \"can't search\" effect skips its \"then shuffle\" too"
             }
@@ -344,6 +360,8 @@ impl Mutant {
             Mutant::FetchedLandEntersUntapped => "110.5b",
             Mutant::ManaValueXIgnored => "701.23a",
             Mutant::SearchBanIgnored => "101.2",
+            Mutant::ThatManyCountsEveryOption => "701.23d",
+            Mutant::SplitChosenByCaster => "608.2d",
             Mutant::BannedSearchSkipsShuffle => "701.24a",
             Mutant::TrapIgnoresCappedSearch => "118.9",
             Mutant::OppositionAgentSearcherChooses => "723.5",

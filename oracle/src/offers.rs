@@ -142,7 +142,14 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
     };
     Some(match decision {
         Decision::May { .. } => mk(OfferKind::May, Vec::new(), None, None, false),
+        Decision::ChooseCard { options, count, .. } if *count != 1 => {
+            mk(OfferKind::Choose, ids(options), Some(*count), Some(*count), options.len() <= *count)
+        }
         Decision::ChooseCard { options, .. } => mk(OfferKind::Choose, ids(options), None, None, options.len() <= 1),
+        // 107.1c: "any number" is from none to all of them, never forced.
+        Decision::Sacrifice { options, any_number: true, .. } => {
+            mk(OfferKind::Sacrifice, ids(options), Some(0), Some(options.len()), false)
+        }
         Decision::Sacrifice { options, .. } => mk(OfferKind::Sacrifice, ids(options), None, None, options.len() <= 1),
         Decision::Discard { options, count, optional, .. } => {
             mk(OfferKind::Discard, ids(options), None, None, !optional && options.len() <= *count)

@@ -257,6 +257,9 @@ impl Decider for Chooser {
         Ok(match decision {
             Decision::May { .. } => Choice::Bool(true),
             Decision::OrderTriggers { triggers, .. } => Choice::Order((0..triggers.len()).collect()),
+            Decision::ChooseCard { options, count, .. } if *count != 1 => {
+                Choice::Cards(options.iter().copied().take(*count).collect())
+            }
             Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
                 Choice::Cards(vec![*options.first().ok_or_else(none)?])
             }

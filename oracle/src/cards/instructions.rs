@@ -270,6 +270,12 @@ pub enum Destination {
     /// Exile, face down (CR 406.3): only the searcher may look at it, and the searcher may cast
     /// it for as long as it remains exiled (Praetor's Grasp; 406.3a–b).
     ExileFaceDown,
+    /// "Target opponent chooses N of those cards. Put the chosen cards into your graveyard and the
+    /// rest into your hand" (Gifts Ungiven): once the search is over, the target player chooses N
+    /// of the found cards (all of them when there are N or fewer — the Gifts Ungiven ruling), a
+    /// choice made as the effect is applied (608.2d); those go to their owner's graveyard and the
+    /// rest to their owner's hand, at the same time, before the shuffle.
+    TargetPlayerChoosesForGraveyard(u32),
 }
 
 /// A search instruction (CR 701.23).
@@ -353,6 +359,23 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
+    /// "Sacrifice any number of [lands]" (Scapeshift): as the effect resolves the player chooses
+    /// any number of the permanents they control matching the filter — none, some or all (CR
+    /// 107.1c) — and sacrifices them at the same time (701.21a). A later
+    /// `search_up_to_that_many` instruction of the same effect counts them.
+    SacrificeAnyNumber {
+        /// Who sacrifices.
+        player: PlayerRef,
+        /// What they may sacrifice.
+        #[serde(default)]
+        filter: Filter,
+    },
+    /// "Search your library for up to that many [land] cards" after `sacrifice_any_number`
+    /// (Scapeshift): a search (CR 701.23) for up to N cards, N being the number of permanents the
+    /// effect's `sacrifice_any_number` instruction sacrificed (zero when it sacrificed none, and
+    /// then the search and its shuffle still happen, finding nothing: the instructions are followed in order, 608.2c). The spec's `count` is not
+    /// read: leave it out.
+    SearchUpToThatMany(SearchSpec),
     /// A player mills cards: the top N of their library go to their graveyard; with fewer, all
     /// of them (CR 701.17a–b).
     Mill {

@@ -13,6 +13,7 @@ pub mod mill;
 pub mod naming;
 pub mod replacement;
 pub mod reveal;
+pub mod sacrifice;
 pub mod search;
 pub mod shuffle;
 pub mod split_second;

@@ -746,6 +746,27 @@ pub fn search_clause(game: &Game, specs: &[SearchSpec], cap: Option<u32>, whose:
     }
 }
 
+/// Gifts Ungiven's "target opponent chooses N of those cards": N of the found cards, or all of
+/// them when there are N or fewer (the Gifts Ungiven ruling: with one or two found, the opponent
+/// must choose them for the graveyard).
+pub fn split_choice_count(n: u32, found: usize) -> usize {
+    (n as usize).min(found)
+}
+
+/// 608.2d: the chooser's answer names exactly `count` different cards among the found ones.
+pub fn check_split_choice(chosen: &[ObjId], found: &[ObjId], count: usize) -> Result<(), Violation> {
+    let mut distinct = chosen.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() != chosen.len() || chosen.len() != count || chosen.iter().any(|c| !found.contains(c)) {
+        return Err(Violation::new(
+            "608.2d",
+            format!("{count} different found card(s) must be chosen, not {} of them", chosen.len()),
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -771,5 +792,21 @@ mod tests {
         assert!(none.mana_value_at_least > none.mana_value_at_most, "no value: nothing matches (701.23c)");
         let nested = Filter { any_of: vec![f.clone()], ..Filter::default() };
         assert_eq!(bind_filter(&nested, None, Some(0)).any_of[0].mana_value_at_most, Some(0), "inside any_of too");
+    }
+
+    #[test]
+    fn gifts_opponent_chooses_two_or_all_when_fewer() {
+        assert_eq!(split_choice_count(2, 4), 2);
+        assert_eq!(split_choice_count(2, 2), 2, "the ruling: two found, both chosen");
+        assert_eq!(split_choice_count(2, 1), 1, "the ruling: one found, it is chosen");
+        assert_eq!(split_choice_count(2, 0), 0);
+    }
+
+    #[test]
+    fn a_split_choice_names_exactly_that_many_different_found_cards() {
+        assert!(check_split_choice(&[3, 1], &[1, 2, 3, 4], 2).is_ok());
+        assert_eq!(check_split_choice(&[1], &[1, 2, 3], 2).unwrap_err().clause, "608.2d");
+        assert!(check_split_choice(&[1, 1], &[1, 2, 3], 2).is_err(), "one card twice");
+        assert!(check_split_choice(&[1, 9], &[1, 2, 3], 2).is_err(), "a card not found");
     }
 }

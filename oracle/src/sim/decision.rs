@@ -158,19 +158,25 @@ pub enum Decision {
         /// Where each instruction puts the cards it finds.
         to: Vec<crate::cards::instructions::Destination>,
     },
-    /// Choose one card among options (e.g. from a revealed hand).
+    /// Choose `count` different cards among options (one from a revealed hand; two of the cards
+    /// Gifts Ungiven found), answered with `Cards`.
     ChooseCard {
         /// Who chooses.
         player: PlayerId,
         /// The options.
         options: Vec<ObjId>,
+        /// How many, at most the number of options.
+        count: usize,
     },
-    /// Choose a permanent to sacrifice.
+    /// Choose a permanent to sacrifice, answered with `Cards` holding one of `options`; with
+    /// `any_number` ("sacrifice any number of lands", 107.1c), any set of them, none included.
     Sacrifice {
         /// Who sacrifices.
         player: PlayerId,
         /// The options.
         options: Vec<ObjId>,
+        /// Any number of the options may be chosen, rather than exactly one.
+        any_number: bool,
     },
     /// The order in which a player puts their simultaneous triggered abilities on the stack
     /// (603.3b): the answer lists indexes into `triggers`, first = lowest on the stack.

@@ -41,6 +41,8 @@ pub(super) struct Ctx {
     /// For a zone-change trigger, the object number of the new object its source became in the
     /// public zone it moved to (400.7e).
     pub(super) found_no: Option<u32>,
+    /// How many permanents this effect's `sacrifice_any_number` sacrificed ("that many").
+    sacrificed: usize,
 }
 
 impl Ctx {
@@ -61,6 +63,7 @@ impl Ctx {
             source_no: 0,
             x: 0,
             found_no: None,
+            sacrificed: 0,
         }
     }
 
@@ -284,7 +287,7 @@ impl Sim<'_> {
                 ctx.chosen = None;
                 ctx.chosen_names = None;
                 if !options.is_empty() {
-                    let decision = Decision::ChooseCard { player: chooser, options: options.clone() };
+                    let decision = Decision::ChooseCard { player: chooser, options: options.clone(), count: 1 };
                     let card = self.one_of(&decision, &options, "a card that can be chosen")?;
                     ctx.chosen = Some(card);
                     ctx.chosen_names = Some(self.game.obj(card).chars.names.clone());
@@ -316,17 +319,11 @@ impl Sim<'_> {
             Effect::Sacrifice { player, filter } => {
                 let mut chosen = Vec::new();
                 for p in self.players(ctx, *player)? {
-                    let options: Vec<ObjId> = self
-                        .game
-                        .zone(ZoneRef::Battlefield)
-                        .iter()
-                        .copied()
-                        .filter(|&o| self.game.obj(o).controller == p && matches(&self.game.obj(o).chars, filter, None))
-                        .collect();
+                    let options = self.sacrificeable(p, filter);
                     if options.is_empty() {
                         continue;
                     }
-                    let decision = Decision::Sacrifice { player: p, options: options.clone() };
+                    let decision = Decision::Sacrifice { player: p, options: options.clone(), any_number: false };
                     let card = self.one_of(&decision, &options, "a permanent they can sacrifice")?;
                     chosen.push((p, card));
                 }
@@ -335,6 +332,43 @@ impl Sim<'_> {
                 // sacrifice (returning a card exiled "until this leaves", 610.3c) can't change
                 // what another may choose.
                 self.sacrifice_at_once(&chosen);
+            }
+            Effect::SacrificeAnyNumber { player, filter } => {
+                let p = self.player(ctx, *player)?;
+                let options = self.sacrificeable(p, filter);
+                // With nothing to sacrifice, none is the only answer: no decision.
+                let chosen = if options.is_empty() {
+                    Vec::new()
+                } else {
+                    let decision = Decision::Sacrifice { player: p, options: options.clone(), any_number: true };
+                    match self.decide(&decision)? {
+                        Choice::Cards(c) => {
+                            if let Err(v) = crate::rules::sacrifice::check_any_number(&c, &options) {
+                                let listed = options.iter().map(|&o| self.id(o)).collect();
+                                return Err(self.illegal(v, listed));
+                            }
+                            c
+                        }
+                        other => {
+                            let listed = options.iter().map(|&o| self.id(o)).collect();
+                            let v = Violation::new("701.21a", format!("`{other:?}` is not a set of permanents"));
+                            return Err(self.illegal(v, listed));
+                        }
+                    }
+                };
+                // Mutant `that-many-counts-every-option`: "that many" counts every permanent the
+                // player could have sacrificed, not the ones they did.
+                ctx.sacrificed = if self.bug(Mutant::ThatManyCountsEveryOption) { options.len() } else { chosen.len() };
+                // 701.21a: chosen first, then sacrificed at the same time.
+                let pairs: Vec<(PlayerId, ObjId)> = chosen.into_iter().map(|c| (p, c)).collect();
+                self.sacrifice_at_once(&pairs);
+            }
+            Effect::SearchUpToThatMany(spec) => {
+                let spec = crate::cards::instructions::SearchSpec {
+                    count: crate::rules::sacrifice::up_to_that_many(ctx.sacrificed),
+                    ..spec.clone()
+                };
+                self.search(ctx, std::slice::from_ref(&spec))?;
             }
             Effect::Mill { player, count, optional } => {
                 // 608.2d: "you may have [a player] mill" is the controller's choice as it resolves.
@@ -631,7 +665,7 @@ impl Sim<'_> {
                     if options.is_empty() {
                         continue;
                     }
-                    let decision = Decision::ChooseCard { player: p, options: options.clone() };
+                    let decision = Decision::ChooseCard { player: p, options: options.clone(), count: 1 };
                     let card = self.one_of(&decision, &options, "a card they own in exile (406.4)")?;
                     let (player, id) = (self.pname(p), self.id(card));
                     self.emit(Event::Chose { player, card: id }, "406.4");
@@ -885,6 +919,17 @@ impl Sim<'_> {
                 vec!["yes".into(), "no".into()],
             )),
         }
+    }
+
+    /// The permanents `player` controls that match `filter`: what an instruction to sacrifice
+    /// such a permanent lets them choose (701.21a).
+    fn sacrificeable(&self, player: PlayerId, filter: &crate::cards::instructions::Filter) -> Vec<ObjId> {
+        self.game
+            .zone(ZoneRef::Battlefield)
+            .iter()
+            .copied()
+            .filter(|&o| self.game.obj(o).controller == player && matches(&self.game.obj(o).chars, filter, None))
+            .collect()
     }
 
     fn one_of(&mut self, decision: &Decision, options: &[ObjId], what: &str) -> Result<ObjId, SimError> {

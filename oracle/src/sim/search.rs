@@ -234,6 +234,8 @@ impl Sim<'_> {
             // 614.1c: as a shock land enters, the searcher (its controller-to-be) may pay life.
             let unpaid = self.as_enters_life_choices(&entering, *searcher)?;
             let mut to_top = Vec::new();
+            // Gifts Ungiven: the target player chooses which found cards go to the graveyard.
+            let chosen_for_graveyard = self.target_player_splits(ctx, specs, found, exiled_for.is_some())?;
             // The found cards are put where they go at the same time (a graveyard's share is
             // ordered by its owner).
             let outer = self.begin_batch();
@@ -273,6 +275,12 @@ impl Sim<'_> {
                             }
                         }
                         Destination::LibraryTop => to_top.push((o, seen)),
+                        Destination::TargetPlayerChoosesForGraveyard(_) if chosen_for_graveyard.contains(&o) => {
+                            self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "608.2d")
+                        }
+                        Destination::TargetPlayerChoosesForGraveyard(_) => {
+                            self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "608.2d")
+                        }
                         Destination::ExileFaceDown => {
                             // 406.3: face down, so no player may examine it except the one the
                             // effect allows.
@@ -332,6 +340,62 @@ impl Sim<'_> {
             self.release_reveals();
         }
         Ok(())
+    }
+
+    /// Gifts Ungiven's "target opponent chooses N of those cards": for each instruction that puts
+    /// its found cards at [`Destination::TargetPlayerChoosesForGraveyard`], the target player
+    /// chooses N of them ([`crate::rules::search::split_choice_count`]: all when there are no
+    /// more than N), each choice logged as a `chose` event (608.2d). Found cards Opposition Agent
+    /// exiles instead (614.1a) are no longer "those cards" to choose from in the way the card
+    /// expects, which the oracle doesn't model.
+    fn target_player_splits(
+        &mut self,
+        ctx: &Ctx,
+        specs: &[SearchSpec],
+        found: &[Vec<ObjId>],
+        exiled_instead: bool,
+    ) -> Result<BTreeSet<ObjId>, SimError> {
+        let mut chosen = BTreeSet::new();
+        for (spec, cards) in specs.iter().zip(found) {
+            let Destination::TargetPlayerChoosesForGraveyard(n) = spec.to else { continue };
+            if cards.is_empty() {
+                continue;
+            }
+            if exiled_instead {
+                return Err(SimError::Unsupported {
+                    step: self.step,
+                    message: "another player choosing among found cards that are exiled instead (614.1a) is not \
+                              modelled"
+                        .into(),
+                });
+            }
+            // Mutant `split-chosen-by-caster`: the spell's controller chooses instead.
+            let chooser = if self.bug(Mutant::SplitChosenByCaster) {
+                ctx.controller
+            } else {
+                self.player(ctx, crate::cards::instructions::PlayerRef::TargetPlayer)?
+            };
+            let count = crate::rules::search::split_choice_count(n, cards.len());
+            let decision = Decision::ChooseCard { player: chooser, options: cards.clone(), count };
+            let picked = match self.decide(&decision)? {
+                Choice::Cards(c) => c,
+                other => {
+                    let listed = cards.iter().map(|&o| self.id(o)).collect();
+                    let v = Violation::new("608.2d", format!("`{other:?}` is not a set of found cards"));
+                    return Err(self.illegal(v, listed));
+                }
+            };
+            if let Err(v) = crate::rules::search::check_split_choice(&picked, cards, count) {
+                let listed = cards.iter().map(|&o| self.id(o)).collect();
+                return Err(self.illegal(v, listed));
+            }
+            for c in picked {
+                let (player, card) = (self.pname(chooser), self.id(c));
+                self.emit(Event::Chose { player, card }, "608.2d");
+                chosen.insert(c);
+            }
+        }
+        Ok(chosen)
     }
 
     /// 614.1a: a found card exiled instead of going where its instruction says (Opposition
@@ -574,5 +638,8 @@ pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Opt
         Destination::Battlefield | Destination::BattlefieldTapped => {
             can_enter_battlefield(&game.obj(card).chars).then_some(ZoneRef::Battlefield)
         }
+        // The graveyard or the hand, as another player's choice decides: not known from the
+        // instruction alone.
+        Destination::TargetPlayerChoosesForGraveyard(_) => None,
     }
 }

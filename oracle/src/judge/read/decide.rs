@@ -50,7 +50,9 @@ impl Decider for Observed<'_> {
             (Decision::ChooseCard { .. }, Choice::Cards(c)) => {
                 // The entry that records the scripted card, wherever the log lists it.
                 let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
-                self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)));
+                for id in &ids {
+                    self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && card == id));
+                }
             }
             (Decision::Sacrifice { .. }, Choice::Cards(c)) => {
                 let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
@@ -258,7 +260,24 @@ impl Decider for Observed<'_> {
                 }
                 Ok(Choice::Order(order))
             }
-            Decision::ChooseCard { player, options } => {
+            // Several cards: the player's `chose` entries of this step naming options, `count` of
+            // them; any not reported are taken from the options, and the comparison names them.
+            Decision::ChooseCard { player, options, count } if *count != 1 => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let taken = self.take_some(
+                    step,
+                    *count,
+                    |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)),
+                );
+                let mut picked = self.cards_named(game, step, &taken, |e| match e {
+                    Event::Chose { card, .. } => Some(card),
+                    _ => None,
+                })?;
+                fill_up_to(&mut picked, options, *count);
+                Ok(Choice::Cards(picked))
+            }
+            Decision::ChooseCard { player, options, .. } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let fits = |e: &Event| matches!(e, Event::Chose { card, .. } if ids.contains(card));
@@ -271,7 +290,23 @@ impl Decider for Observed<'_> {
                     }),
                 }
             }
-            Decision::Sacrifice { player, options } => {
+            // 107.1c: every `sacrificed` entry of this player in this step naming one of the
+            // options is part of the one choice (none at all is a choice too).
+            Decision::Sacrifice { player, options, any_number: true } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let taken = self.take_some(
+                    step,
+                    options.len(),
+                    |e| matches!(e, Event::Sacrificed { player, card } if *player == who && ids.contains(card)),
+                );
+                let picked = self.cards_named(game, step, &taken, |e| match e {
+                    Event::Sacrificed { card, .. } => Some(card),
+                    _ => None,
+                })?;
+                Ok(Choice::Cards(picked))
+            }
+            Decision::Sacrifice { player, options, .. } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let fits = |e: &Event| matches!(e, Event::Sacrificed { card, .. } if ids.contains(card));
@@ -320,14 +355,7 @@ impl Decider for Observed<'_> {
                 if *optional && picked.is_empty() {
                     return Ok(Choice::Cards(picked)); // The optional cost wasn't paid.
                 }
-                for &o in options {
-                    if picked.len() >= *count {
-                        break;
-                    }
-                    if !picked.contains(&o) {
-                        picked.push(o); // Not reported: the comparison names what is missing.
-                    }
-                }
+                fill_up_to(&mut picked, options, *count);
                 Ok(Choice::Cards(picked))
             }
             Decision::Name { player, options, .. } => {
@@ -589,14 +617,7 @@ impl Decider for Observed<'_> {
                     }
                 }
                 picked.truncate(*count);
-                for &o in from {
-                    if picked.len() >= *count {
-                        break;
-                    }
-                    if !picked.contains(&o) {
-                        picked.push(o);
-                    }
-                }
+                fill_up_to(&mut picked, from, *count);
                 Ok(Choice::Cards(picked))
             }
         }
@@ -634,4 +655,37 @@ fn paid_life_as_enters(game: &Game, player: usize, card: usize) -> impl Fn(&Even
 /// A `moved` entry of a card from a library to a graveyard: what a mill logs (701.17a).
 fn milled(e: &Event) -> bool {
     matches!(e, Event::Moved { from, to, .. } if from.ends_with(".library") && to.ends_with(".graveyard"))
+}
+
+/// Completes `picked` to `count` cards with the first of `options` not in it yet: cards a log
+/// didn't report, which the comparison then names as missing.
+fn fill_up_to(picked: &mut Vec<ObjId>, options: &[ObjId], count: usize) {
+    for &o in options {
+        if picked.len() >= count {
+            break;
+        }
+        if !picked.contains(&o) {
+            picked.push(o);
+        }
+    }
+}
+
+impl Observed<'_> {
+    /// The objects the taken log entries name (`card_of` reads the card off an entry), each once.
+    fn cards_named(
+        &self,
+        game: &Game,
+        step: usize,
+        taken: &[Event],
+        card_of: impl Fn(&Event) -> Option<&String>,
+    ) -> Result<Vec<ObjId>, SimError> {
+        let mut picked = Vec::new();
+        for id in taken.iter().filter_map(card_of) {
+            let o = self.obj_in(game, id, step)?;
+            if !picked.contains(&o) {
+                picked.push(o);
+            }
+        }
+        Ok(picked)
+    }
 }
