@@ -126,11 +126,13 @@ pub enum Mutant {
     /// "Its controller" (the controller of a target, Ghost Quarter's and Assassin's Trophy's
     /// searcher; Splinter's searched player) is read as the controller of the spell or ability.
     TargetControllerIsYou,
+    /// A Phyrexian mana symbol the caster chose to pay with 2 life (107.4f) costs no life.
+    PhyrexianLifeNotPaid,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 41] = [
+    pub const ALL: [Mutant; 42] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -172,6 +174,7 @@ impl Mutant {
         Mutant::SplitDestinationAllToBattlefield,
         Mutant::SplitSecondIgnored,
         Mutant::TargetControllerIsYou,
+        Mutant::PhyrexianLifeNotPaid,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -218,6 +221,7 @@ impl Mutant {
             Mutant::SplitDestinationAllToBattlefield => "split-destination-all-to-battlefield",
             Mutant::SplitSecondIgnored => "split-second-ignored",
             Mutant::TargetControllerIsYou => "target-controller-is-you",
+            Mutant::PhyrexianLifeNotPaid => "phyrexian-life-not-paid",
         }
     }
 
@@ -285,6 +289,9 @@ impl Mutant {
             Mutant::TargetControllerIsYou => {
                 "\"its controller\" (of a target) is read as the spell's or ability's controller: the wrong player searches"
             }
+            Mutant::PhyrexianLifeNotPaid => {
+                "a Phyrexian mana symbol paid with life (Surgical Extraction's {B/P}) costs no life"
+            }
         }
     }
 
@@ -344,6 +351,7 @@ impl Mutant {
             Mutant::SplitDestinationAllToBattlefield => "701.23a",
             Mutant::SplitSecondIgnored => "702.61a",
             Mutant::TargetControllerIsYou => "608.2h",
+            Mutant::PhyrexianLifeNotPaid => "107.4f",
         }
     }
 

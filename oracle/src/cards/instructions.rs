@@ -213,9 +213,10 @@ pub enum SearchZone {
     Outside,
 }
 
-/// How many cards a search finds.
+/// How many cards a search finds. "any number of cards" (Surgical Extraction) is written
+/// `any_number` and read as up to every card there is: the searcher picks how many, from zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", from = "CountWording", into = "CountWording")]
 pub enum Count {
     /// "a card".
     #[default]
@@ -226,6 +227,53 @@ pub enum Count {
     UpTo(u32),
     /// "all cards".
     All,
+}
+
+/// How a [`Count`] is written in YAML: its own variants plus `any_number`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CountWording {
+    /// "a card".
+    One,
+    /// "N cards".
+    Exactly(u32),
+    /// "up to N cards": the searcher picks how many, from zero.
+    UpTo(u32),
+    /// "all cards".
+    All,
+    /// "any number of cards" (Surgical Extraction, Slaughter Games): the searcher picks how many,
+    /// from zero, in every zone searched — a public one too (the Slaughter Games ruling of
+    /// 2012-10-01: cards with that name may be left where they are).
+    AnyNumber,
+}
+
+impl Count {
+    /// "any number of cards": up to as many as there are.
+    pub const ANY_NUMBER: Count = Count::UpTo(u32::MAX);
+}
+
+impl From<CountWording> for Count {
+    fn from(w: CountWording) -> Count {
+        match w {
+            CountWording::One => Count::One,
+            CountWording::Exactly(n) => Count::Exactly(n),
+            CountWording::UpTo(n) => Count::UpTo(n),
+            CountWording::All => Count::All,
+            CountWording::AnyNumber => Count::ANY_NUMBER,
+        }
+    }
+}
+
+impl From<Count> for CountWording {
+    fn from(c: Count) -> CountWording {
+        match c {
+            Count::One => CountWording::One,
+            Count::Exactly(n) => CountWording::Exactly(n),
+            Count::ANY_NUMBER => CountWording::AnyNumber,
+            Count::UpTo(n) => CountWording::UpTo(n),
+            Count::All => CountWording::All,
+        }
+    }
 }
 
 impl Count {

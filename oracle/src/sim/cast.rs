@@ -30,6 +30,7 @@ impl Sim<'_> {
         discard: Option<ObjId>,
         reveal: Option<ObjId>,
         sacrifice: Option<ObjId>,
+        phyrexian_life: u32,
     ) -> Result<(), SimError> {
         self.refuse_unmodelled_permission(card)?;
         let o = self.game.obj(card);
@@ -229,6 +230,18 @@ impl Sim<'_> {
         if let Some(n) = flashback_life {
             crate::rules::life::check_pay_life(self.game.players[player].life, n).map_err(|v| self.refused(v))?;
         }
+        // 107.4f: Phyrexian mana symbols of the cost paid may be paid with 2 life each (119.4).
+        let paid_cost: Option<String> = match mode {
+            CastMode::Normal => cast_face.mana_cost.clone().or_else(|| def.mana_cost.clone()),
+            CastMode::Flashback => def.flashback.clone().or_else(|| def.mana_cost.clone()),
+            CastMode::AlternativeCost => def.alternative_cost.as_ref().map(|a| a.cost.clone()),
+            CastMode::WithoutPaying => None,
+        };
+        let life_before =
+            self.game.players[player].life - flashback_life.map_or(0, |n| i32::try_from(n).unwrap_or(i32::MAX));
+        let phyrexian_life =
+            crate::rules::casting::check_phyrexian_life(paid_cost.as_deref(), phyrexian_life, life_before)
+                .map_err(|v| self.refused(v))?;
         let id = self.id(card);
         let pname = self.pname(player);
         self.emit(
@@ -261,6 +274,10 @@ impl Sim<'_> {
         // 601.2h: the life part of the total cost is paid with the rest.
         if let Some(n) = flashback_life {
             self.lose_life(player, n, "119.4");
+        }
+        // Mutant `phyrexian-life-not-paid`: the life chosen for a Phyrexian symbol isn't lost.
+        if phyrexian_life > 0 && !self.bug(Mutant::PhyrexianLifeNotPaid) {
+            self.lose_life(player, phyrexian_life, "107.4f");
         }
         if let Some(d) = discard {
             self.discard(player, d, false);

@@ -790,7 +790,18 @@ impl Sim<'_> {
             }
         };
         let whose = self.game.obj(card).owner;
-        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard, None, None)?;
+        self.cast(
+            caster,
+            card,
+            face,
+            &[],
+            crate::rules::casting::CastMode::WithoutPaying,
+            None,
+            discard,
+            None,
+            None,
+            0,
+        )?;
         if exile_instead {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
@@ -842,6 +853,7 @@ impl Sim<'_> {
                     None,
                     None,
                     None,
+                    0,
                 )
             }
             None => {
