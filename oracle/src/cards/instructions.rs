@@ -65,6 +65,17 @@ pub enum Target {
     /// "target card in a graveyard" (Extirpate, Surgical Extraction): a card matching the filter
     /// in any player's graveyard (115.1, 601.2c).
     CardInAGraveyard(Filter),
+    /// "up to N target [quality] cards from your graveyard" (Life from the Loam): from zero to N
+    /// different cards matching the filter in the controller's graveyard (601.2c: the number of
+    /// targets is chosen as the spell is cast, and one object can't be chosen twice for one
+    /// "target"). Written last among a spell's targets; it covers every target after the others.
+    UpToCardsInYourGraveyard {
+        /// N.
+        count: u32,
+        /// The quality.
+        #[serde(default)]
+        filter: Filter,
+    },
 }
 
 /// A stated quality of a card (CR 701.23b). The empty filter states no quality: a search for it
@@ -138,6 +149,9 @@ pub fn describe_target(t: &Target) -> String {
             format!("any number of cards in the target player's graveyard that are {}", describe_filter(f))
         }
         Target::CardInAGraveyard(f) => format!("a card in a graveyard that is {}", describe_filter(f)),
+        Target::UpToCardsInYourGraveyard { count, filter } => {
+            format!("up to {count} different cards in your graveyard that are {}", describe_filter(filter))
+        }
     }
 }
 
@@ -444,6 +458,10 @@ pub enum Effect {
     /// Destroy a permanent: it is put into its owner's graveyard (CR 701.8a); an indestructible
     /// one isn't (702.12b). Nothing happens to an object no longer on the battlefield.
     Destroy(CardRef),
+    /// "Return target cards from your graveyard to your hand" (Life from the Loam): every card target
+    /// still in a graveyard as the same object goes to its owner's hand; one that left is an
+    /// illegal target and is left alone (608.2b).
+    ReturnTargetCardsToHand,
     /// Exile an object until the source leaves the battlefield (CR 610.3).
     ExileUntilSourceLeaves(CardRef),
     /// A player gains life.

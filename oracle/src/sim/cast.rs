@@ -328,13 +328,27 @@ impl Sim<'_> {
                 other => other,
             })
             .collect();
-        let variable = matches!(wanted.last(), Some(Target::GraveyardCards(_)));
+        let variable = matches!(
+            wanted.last(),
+            Some(Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. })
+        );
         if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
             return Err(self.invalid(format!(
                 "{name} needs {} target(s) but the step gives {}",
                 wanted.len(),
                 targets.len()
             )));
+        }
+        // 601.2c: "up to N targets" — at most N, each a different object.
+        if let Some(Target::UpToCardsInYourGraveyard { count, .. }) = wanted.last() {
+            let chosen = &targets[wanted.len() - 1..];
+            let repeated = chosen.iter().enumerate().any(|(i, t)| chosen[..i].contains(t));
+            if chosen.len() > *count as usize || repeated {
+                return Err(self.invalid(format!(
+                    "{name} takes up to {count} different cards as its last targets, not {}",
+                    self.describe_targets(chosen)
+                )));
+            }
         }
         for (i, t) in targets.iter().enumerate() {
             let spec = spec_for(wanted, i);
@@ -625,6 +639,10 @@ impl Sim<'_> {
                 let o = self.game.obj(obj);
                 matches!(o.zone, ZoneRef::Graveyard(_)) && o.object_no == no && matches(&o.chars, filter, None)
             }
+            (Target::UpToCardsInYourGraveyard { filter, .. }, TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Graveyard(controller) && o.object_no == no && matches(&o.chars, filter, None)
+            }
             (Target::Player, TargetChoice::Player(_)) => true,
             (Target::Opponent, TargetChoice::Player(p)) => p != controller,
             _ => false,
@@ -709,6 +727,32 @@ impl Sim<'_> {
                             )));
                         }
                         (0u32..(1 << cards.len()))
+                            .map(|mask| {
+                                cards
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(i, _)| mask & (1 << i) != 0)
+                                    .map(|(_, t)| *t)
+                                    .collect()
+                            })
+                            .collect()
+                    }
+                    Target::UpToCardsInYourGraveyard { count, .. } => {
+                        let cards: Vec<TargetChoice> = self
+                            .game
+                            .zone(ZoneRef::Graveyard(controller))
+                            .iter()
+                            .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                            .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                            .collect();
+                        if cards.len() > 12 {
+                            return Err(SimError::TooLarge(format!(
+                                "{} graveyard cards to choose targets among",
+                                cards.len()
+                            )));
+                        }
+                        (0u32..(1 << cards.len()))
+                            .filter(|mask| mask.count_ones() <= *count)
                             .map(|mask| {
                                 cards
                                     .iter()
@@ -818,7 +862,9 @@ impl Sim<'_> {
 /// covers every target after the fixed ones.
 pub(crate) fn spec_for(specs: &[Target], i: usize) -> &Target {
     match specs.last() {
-        Some(last @ Target::GraveyardCards(_)) if i + 1 >= specs.len() => last,
+        Some(last @ (Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. })) if i + 1 >= specs.len() => {
+            last
+        }
         _ => &specs[i.min(specs.len().saturating_sub(1))],
     }
 }

@@ -434,6 +434,27 @@ impl Sim<'_> {
                 self.shuffle_for(player, "701.24d");
                 self.release_reveals();
             }
+            Effect::ReturnTargetCardsToHand => {
+                // 608.2b: a target that left its graveyard (a new object, 400.7) is illegal and
+                // isn't returned; the others are, to their owners' hands.
+                let cards: Vec<ObjId> = ctx
+                    .targets
+                    .iter()
+                    .filter_map(|t| match *t {
+                        TargetChoice::Obj(o, no)
+                            if self.game.obj(o).object_no == no
+                                && matches!(self.game.obj(o).zone, ZoneRef::Graveyard(_)) =>
+                        {
+                            Some(o)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                for c in cards {
+                    let owner = self.game.obj(c).owner;
+                    self.move_card(c, ZoneRef::Hand(owner), Position::Top, bit(owner), "608.2");
+                }
+            }
             Effect::Counter(r) => {
                 if let Some(obj) = self.object(ctx, *r)
                     && self.game.obj(obj).zone == ZoneRef::Stack
