@@ -984,6 +984,8 @@ class Play(Run):
                 pick = targets[0] if (wanted is None and targets) else None
                 if pick is None:
                     others = [a for a in actions if a.kind not in ("ChooseTarget", "CancelCast")]
+                    # phase ends an "up to N targets" choice with a ChooseTarget of no target.
+                    others += [a for a in targets if a.data.get("target") is None]
                     if not others:
                         raise Unsupported(f"phase's {kind} has no way to finish: {[(a.kind, a.data) for a in actions]}")
                     pick = others[0]
