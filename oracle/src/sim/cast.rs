@@ -328,10 +328,8 @@ impl Sim<'_> {
                 other => other,
             })
             .collect();
-        let variable = matches!(
-            wanted.last(),
-            Some(Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. })
-        );
+        let variable =
+            matches!(wanted.last(), Some(Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. }));
         if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
             return Err(self.invalid(format!(
                 "{name} needs {} target(s) but the step gives {}",
