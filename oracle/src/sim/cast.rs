@@ -294,6 +294,39 @@ impl Sim<'_> {
         Ok(())
     }
 
+    /// The card targets that are still the objects chosen (400.7) and in a graveyard — that
+    /// player's, or any — the ones a resolving spell can still act on (608.2b).
+    pub(crate) fn target_cards_still_in_a_graveyard(
+        &self,
+        targets: &[TargetChoice],
+        graveyard_of: Option<PlayerId>,
+    ) -> Vec<ObjId> {
+        targets
+            .iter()
+            .filter_map(|t| match *t {
+                TargetChoice::Obj(o, no) if self.game.obj(o).object_no == no => Some(o),
+                _ => None,
+            })
+            .filter(|&o| match self.game.obj(o).zone {
+                ZoneRef::Graveyard(p) => graveyard_of.is_none_or(|want| want == p),
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Casts a spell as part of a resolving effect, without paying its mana cost (118.9; Jetsam's
+    /// cast, a copy cast by `copy_and_may_cast`): no targets, X is 0 (107.3b), only an additional
+    /// cost's `discard` may be paid.
+    pub(crate) fn cast_without_paying(
+        &mut self,
+        caster: PlayerId,
+        card: ObjId,
+        face: Option<usize>,
+        discard: Option<ObjId>,
+    ) -> Result<(), SimError> {
+        self.cast(caster, card, face, &[], CastMode::WithoutPaying, None, discard, None, None, 0)
+    }
+
     /// A card exiled by one of several Opposition Agents of different controllers: who may play
     /// it is a 616.1 choice the oracle doesn't model, so playing it is unsupported.
     fn refuse_unmodelled_permission(&self, card: ObjId) -> Result<(), SimError> {
@@ -718,22 +751,7 @@ impl Sim<'_> {
                             .map(|o| TargetChoice::Obj(o, self.game.obj(o).object_no))
                             .filter(|t| self.target_legal(spec, *t, controller, prefix))
                             .collect();
-                        if cards.len() > 12 {
-                            return Err(SimError::TooLarge(format!(
-                                "{} graveyard cards to choose targets among",
-                                cards.len()
-                            )));
-                        }
-                        (0u32..(1 << cards.len()))
-                            .map(|mask| {
-                                cards
-                                    .iter()
-                                    .enumerate()
-                                    .filter(|(i, _)| mask & (1 << i) != 0)
-                                    .map(|(_, t)| *t)
-                                    .collect()
-                            })
-                            .collect()
+                        target_subsets(&cards, usize::MAX)?
                     }
                     Target::UpToCardsInYourGraveyard { count, .. } => {
                         let cards: Vec<TargetChoice> = self
@@ -743,23 +761,7 @@ impl Sim<'_> {
                             .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
                             .filter(|t| self.target_legal(spec, *t, controller, prefix))
                             .collect();
-                        if cards.len() > 12 {
-                            return Err(SimError::TooLarge(format!(
-                                "{} graveyard cards to choose targets among",
-                                cards.len()
-                            )));
-                        }
-                        (0u32..(1 << cards.len()))
-                            .filter(|mask| mask.count_ones() <= *count)
-                            .map(|mask| {
-                                cards
-                                    .iter()
-                                    .enumerate()
-                                    .filter(|(i, _)| mask & (1 << i) != 0)
-                                    .map(|(_, t)| *t)
-                                    .collect()
-                            })
-                            .collect()
+                        target_subsets(&cards, *count as usize)?
                     }
                 };
                 // "another target": never the ability's own source.
@@ -854,6 +856,18 @@ impl Sim<'_> {
         self.move_card(card, ZoneRef::Hand(player), Position::Top, bit(player), "121.1");
         self.refuse_unmodelled_draw_watchers(player)
     }
+}
+
+/// Every choice of at most `most` of `cards` as targets ("any number of target cards", "up to N
+/// target cards"), the empty one included.
+fn target_subsets(cards: &[TargetChoice], most: usize) -> Result<Vec<Vec<TargetChoice>>, SimError> {
+    if cards.len() > 12 {
+        return Err(SimError::TooLarge(format!("{} graveyard cards to choose targets among", cards.len())));
+    }
+    Ok((0u32..(1 << cards.len()))
+        .filter(|mask| mask.count_ones() as usize <= most)
+        .map(|mask| cards.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, t)| *t).collect())
+        .collect())
 }
 
 /// The target spec for the `i`-th chosen target: a trailing "any number of target cards" spec
