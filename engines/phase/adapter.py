@@ -649,7 +649,8 @@ class Play(Run):
         if not options:
             raise Unsupported(f"phase offers no way for {spec['player']} to cast {spec['card']} here")
         self.cost_choices = {"x": spec.get("x"), "discard": spec.get("discard"), "reveal": spec.get("reveal"),
-                             "face": spec.get("face"), "flashback": spec.get("flashback")}
+                             "face": spec.get("face"), "flashback": spec.get("flashback"),
+                             "phyrexian_life": spec.get("phyrexian_life") or 0}
         self.apply(seat, options[0])
         self.settle(cast_targets=spec.get("targets") or [])
         self.cost_choices = {}
@@ -854,6 +855,13 @@ class Play(Run):
                     self.apply(data["player"], {"type": "ChooseCastingVariant", "data": {"index": index}})
                     return
             raise Unsupported(f"phase offers no {want} casting of {definition['name'] if definition else '?'}: {options}")
+        if kind == "PhyrexianPayment":
+            # The step's `phyrexian_life: N` pays the first N Phyrexian symbols with 2 life each
+            # (CR 107.4f), the rest with mana.
+            with_life = self.cost_choices.get("phyrexian_life") or 0
+            choices = [{"type": "PayLife" if i < with_life else "PayMana"} for i, _ in enumerate(data.get("shards") or [])]
+            self.apply(data["player"], {"type": "SubmitPhyrexianChoices", "data": {"choices": choices}})
+            return
         if kind == "ChooseXValue":
             x = self.cost_choices.get("x")
             if x is None:
@@ -976,6 +984,8 @@ class Play(Run):
                 pick = targets[0] if (wanted is None and targets) else None
                 if pick is None:
                     others = [a for a in actions if a.kind not in ("ChooseTarget", "CancelCast")]
+                    # phase ends an "up to N targets" choice with a ChooseTarget of no target.
+                    others += [a for a in targets if a.data.get("target") is None]
                     if not others:
                         raise Unsupported(f"phase's {kind} has no way to finish: {[(a.kind, a.data) for a in actions]}")
                     pick = others[0]

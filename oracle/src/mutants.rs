@@ -135,11 +135,13 @@ pub enum Mutant {
     /// An intervening "if" clause is ignored (603.4): Howling Mine makes a player draw while it
     /// is tapped; Land Tax triggers when no opponent has more lands.
     InterveningIfIgnored,
+    /// A Phyrexian mana symbol the caster chose to pay with 2 life (107.4f) costs no life.
+    PhyrexianLifeNotPaid,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 44] = [
+    pub const ALL: [Mutant; 45] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -184,6 +186,7 @@ impl Mutant {
         Mutant::SplitSecondIgnored,
         Mutant::TargetControllerIsYou,
         Mutant::InterveningIfIgnored,
+        Mutant::PhyrexianLifeNotPaid,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -233,6 +236,7 @@ impl Mutant {
             Mutant::SplitSecondIgnored => "split-second-ignored",
             Mutant::TargetControllerIsYou => "target-controller-is-you",
             Mutant::InterveningIfIgnored => "intervening-if-ignored",
+            Mutant::PhyrexianLifeNotPaid => "phyrexian-life-not-paid",
         }
     }
 
@@ -309,6 +313,9 @@ impl Mutant {
             Mutant::InterveningIfIgnored => {
                 "an intervening \"if\" is ignored: Howling Mine makes the player draw while it is tapped"
             }
+            Mutant::PhyrexianLifeNotPaid => {
+                "a Phyrexian mana symbol paid with life (Surgical Extraction's {B/P}) costs no life"
+            }
         }
     }
 
@@ -371,6 +378,7 @@ impl Mutant {
             Mutant::SplitSecondIgnored => "702.61a",
             Mutant::TargetControllerIsYou => "608.2h",
             Mutant::InterveningIfIgnored => "603.4",
+            Mutant::PhyrexianLifeNotPaid => "107.4f",
         }
     }
 

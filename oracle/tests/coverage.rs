@@ -162,6 +162,8 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=4).map(|n| format!("L012-{n:02}")))
         .chain((1..=23).map(|n| format!("H012-{n:02}")))
         .chain((1..=4).map(|n| format!("T012-{n:02}")))
+        .chain((1..=1).map(|n| format!("G012-{n:02}")))
+        .chain((1..=2).map(|n| format!("X012-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

@@ -65,6 +65,17 @@ pub enum Target {
     /// "target card in a graveyard" (Extirpate, Surgical Extraction): a card matching the filter
     /// in any player's graveyard (115.1, 601.2c).
     CardInAGraveyard(Filter),
+    /// "up to N target [quality] cards from your graveyard" (Life from the Loam): from zero to N
+    /// different cards matching the filter in the controller's graveyard (601.2c: the number of
+    /// targets is chosen as the spell is cast, and one object can't be chosen twice for one
+    /// "target"). Written last among a spell's targets; it covers every target after the others.
+    UpToCardsInYourGraveyard {
+        /// N.
+        count: u32,
+        /// The quality.
+        #[serde(default)]
+        filter: Filter,
+    },
 }
 
 /// A stated quality of a card (CR 701.23b). The empty filter states no quality: a search for it
@@ -138,6 +149,9 @@ pub fn describe_target(t: &Target) -> String {
             format!("any number of cards in the target player's graveyard that are {}", describe_filter(f))
         }
         Target::CardInAGraveyard(f) => format!("a card in a graveyard that is {}", describe_filter(f)),
+        Target::UpToCardsInYourGraveyard { count, filter } => {
+            format!("up to {count} different cards in your graveyard that are {}", describe_filter(filter))
+        }
     }
 }
 
@@ -213,9 +227,10 @@ pub enum SearchZone {
     Outside,
 }
 
-/// How many cards a search finds.
+/// How many cards a search finds. "any number of cards" (Surgical Extraction) is written
+/// `any_number` and read as up to every card there is: the searcher picks how many, from zero.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", from = "CountWording", into = "CountWording")]
 pub enum Count {
     /// "a card".
     #[default]
@@ -226,6 +241,53 @@ pub enum Count {
     UpTo(u32),
     /// "all cards".
     All,
+}
+
+/// How a [`Count`] is written in YAML: its own variants plus `any_number`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum CountWording {
+    /// "a card".
+    One,
+    /// "N cards".
+    Exactly(u32),
+    /// "up to N cards": the searcher picks how many, from zero.
+    UpTo(u32),
+    /// "all cards".
+    All,
+    /// "any number of cards" (Surgical Extraction, Slaughter Games): the searcher picks how many,
+    /// from zero, in every zone searched — a public one too (the Slaughter Games ruling of
+    /// 2012-10-01: cards with that name may be left where they are).
+    AnyNumber,
+}
+
+impl Count {
+    /// "any number of cards": up to as many as there are.
+    pub const ANY_NUMBER: Count = Count::UpTo(u32::MAX);
+}
+
+impl From<CountWording> for Count {
+    fn from(w: CountWording) -> Count {
+        match w {
+            CountWording::One => Count::One,
+            CountWording::Exactly(n) => Count::Exactly(n),
+            CountWording::UpTo(n) => Count::UpTo(n),
+            CountWording::All => Count::All,
+            CountWording::AnyNumber => Count::ANY_NUMBER,
+        }
+    }
+}
+
+impl From<Count> for CountWording {
+    fn from(c: Count) -> CountWording {
+        match c {
+            Count::One => CountWording::One,
+            Count::Exactly(n) => CountWording::Exactly(n),
+            Count::ANY_NUMBER => CountWording::AnyNumber,
+            Count::UpTo(n) => CountWording::UpTo(n),
+            Count::All => CountWording::All,
+        }
+    }
 }
 
 impl Count {
@@ -423,6 +485,10 @@ pub enum Effect {
     /// Destroy a permanent: it is put into its owner's graveyard (CR 701.8a); an indestructible
     /// one isn't (702.12b). Nothing happens to an object no longer on the battlefield.
     Destroy(CardRef),
+    /// "Return target cards from your graveyard to your hand" (Life from the Loam): every card target
+    /// still in a graveyard as the same object goes to its owner's hand; one that left is an
+    /// illegal target and is left alone (608.2b).
+    ReturnTargetCardsToHand,
     /// Exile an object until the source leaves the battlefield (CR 610.3).
     ExileUntilSourceLeaves(CardRef),
     /// A player gains life.

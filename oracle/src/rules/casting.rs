@@ -305,9 +305,64 @@ pub fn sacrifice_cost_options(game: &Game, caster: PlayerId, filter: &Filter) ->
         .collect()
 }
 
+/// 107.4f: how many Phyrexian mana symbols (`{B/P}`, `{2/G/P}`…) a cost has. Each may be paid
+/// with one mana of its colour or with 2 life.
+pub fn phyrexian_symbols(cost: &str) -> u32 {
+    let count = cost
+        .split('{')
+        .filter_map(|part| part.split_once('}').map(|(sym, _)| sym))
+        .filter(|sym| sym.split('/').any(|p| p.eq_ignore_ascii_case("p")))
+        .count();
+    u32::try_from(count).unwrap_or(u32::MAX)
+}
+
+/// 107.4f: each Phyrexian mana symbol of a cost paid with life costs 2 life.
+pub const LIFE_PER_PHYREXIAN_SYMBOL: u32 = 2;
+
+/// The life a caster pays for paying `paid_with_life` of the Phyrexian mana symbols of `cost` (the
+/// cost being paid; `None` when none is) with life rather than mana (107.4f): 2 each. Only a
+/// Phyrexian symbol may be paid with life (107.4f), and the life only by a caster with at least
+/// that much (119.4). Mana isn't modelled, so paying a symbol with mana changes nothing the
+/// oracle sees; which way each is paid is the caster's choice, part of the cost paid (601.2h).
+pub fn check_phyrexian_life(cost: Option<&str>, paid_with_life: u32, life: i32) -> Result<u32, Violation> {
+    if paid_with_life == 0 {
+        return Ok(0);
+    }
+    let symbols = cost.map_or(0, phyrexian_symbols);
+    if paid_with_life > symbols {
+        return Err(Violation::new(
+            "107.4f",
+            format!(
+                "only a Phyrexian mana symbol can be paid with 2 life, and the cost paid ({}) has {symbols}, not {paid_with_life}",
+                cost.unwrap_or("none")
+            ),
+        ));
+    }
+    let amount = paid_with_life.saturating_mul(LIFE_PER_PHYREXIAN_SYMBOL);
+    crate::rules::life::check_pay_life(life, amount)?;
+    Ok(amount)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check_activation_timing;
+    use super::{check_activation_timing, check_phyrexian_life, phyrexian_symbols};
+
+    #[test]
+    fn phyrexian_symbols_are_counted_in_any_colour_and_hybrid_form() {
+        assert_eq!(phyrexian_symbols("{B/P}"), 1);
+        assert_eq!(phyrexian_symbols("{1}{G/P}{G/P}{2/W/P}"), 3);
+        assert_eq!(phyrexian_symbols("{1}{B}{U/B}"), 0);
+    }
+
+    #[test]
+    fn phyrexian_life_is_two_per_symbol_and_needs_that_much_life() {
+        assert_eq!(check_phyrexian_life(Some("{B/P}"), 0, 0), Ok(0));
+        assert_eq!(check_phyrexian_life(Some("{B/P}"), 1, 2), Ok(2));
+        assert_eq!(check_phyrexian_life(Some("{B/P}"), 1, 1).map_err(|v| v.clause), Err("119.4"));
+        assert_eq!(check_phyrexian_life(Some("{B/P}"), 2, 20).map_err(|v| v.clause), Err("107.4f"));
+        assert_eq!(check_phyrexian_life(Some("{1}{B}"), 1, 20).map_err(|v| v.clause), Err("107.4f"));
+        assert_eq!(check_phyrexian_life(None, 1, 20).map_err(|v| v.clause), Err("107.4f"));
+    }
 
     #[test]
     fn only_as_a_sorcery_needs_an_empty_stack() {

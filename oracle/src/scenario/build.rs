@@ -315,7 +315,19 @@ impl<'a> Builder<'a> {
 
     fn action(&self, step: &Step, path: &str) -> Result<Action, BuildError> {
         Ok(match step {
-            Step::Cast { player, card, face, targets, flashback, x, discard, alternative_cost, reveal, sacrifice } => {
+            Step::Cast {
+                player,
+                card,
+                face,
+                targets,
+                flashback,
+                x,
+                discard,
+                alternative_cost,
+                reveal,
+                sacrifice,
+                phyrexian_life,
+            } => {
                 let player = self.player(player, &format!("{path}.cast.player"))?;
                 let obj = self.card(card, &format!("{path}.cast.card"))?;
                 let def = &self.game.obj(obj).def;
@@ -367,6 +379,7 @@ impl<'a> Builder<'a> {
                     reveal,
                     sacrifice,
                     alternative_cost: *alternative_cost,
+                    phyrexian_life: *phyrexian_life,
                 }
             }
             Step::Activate { player, card, ability, x, sacrifice, discard, targets } => {

@@ -268,6 +268,11 @@ pub enum Step {
         /// Natural Order's green creature.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sacrifice: Option<String>,
+        /// How many of the Phyrexian mana symbols of the cost paid are paid with 2 life each
+        /// rather than with mana (CR 107.4f; Surgical Extraction's {B/P}); refused when the
+        /// caster has less life than that (119.4). Mana isn't modelled, so 0 means all with mana.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        phyrexian_life: u32,
     },
     /// Activate an ability by name, e.g. `plainscycling`.
     Activate {
@@ -374,12 +379,17 @@ impl Step {
             alternative_cost: false,
             reveal: None,
             sacrifice: None,
+            phyrexian_life: 0,
         }
     }
 }
 
 fn one() -> u32 {
     1
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A choice fixed in advance. Decisions are matched to the scenario's choices in order, by kind

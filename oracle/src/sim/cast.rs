@@ -30,6 +30,7 @@ impl Sim<'_> {
         discard: Option<ObjId>,
         reveal: Option<ObjId>,
         sacrifice: Option<ObjId>,
+        phyrexian_life: u32,
     ) -> Result<(), SimError> {
         self.refuse_unmodelled_permission(card)?;
         let o = self.game.obj(card);
@@ -229,6 +230,18 @@ impl Sim<'_> {
         if let Some(n) = flashback_life {
             crate::rules::life::check_pay_life(self.game.players[player].life, n).map_err(|v| self.refused(v))?;
         }
+        // 107.4f: Phyrexian mana symbols of the cost paid may be paid with 2 life each (119.4).
+        let paid_cost: Option<String> = match mode {
+            CastMode::Normal => cast_face.mana_cost.clone().or_else(|| def.mana_cost.clone()),
+            CastMode::Flashback => def.flashback.clone().or_else(|| def.mana_cost.clone()),
+            CastMode::AlternativeCost => def.alternative_cost.as_ref().map(|a| a.cost.clone()),
+            CastMode::WithoutPaying => None,
+        };
+        let life_before =
+            self.game.players[player].life - flashback_life.map_or(0, |n| i32::try_from(n).unwrap_or(i32::MAX));
+        let phyrexian_life =
+            crate::rules::casting::check_phyrexian_life(paid_cost.as_deref(), phyrexian_life, life_before)
+                .map_err(|v| self.refused(v))?;
         let id = self.id(card);
         let pname = self.pname(player);
         self.emit(
@@ -262,6 +275,10 @@ impl Sim<'_> {
         if let Some(n) = flashback_life {
             self.lose_life(player, n, "119.4");
         }
+        // Mutant `phyrexian-life-not-paid`: the life chosen for a Phyrexian symbol isn't lost.
+        if phyrexian_life > 0 && !self.bug(Mutant::PhyrexianLifeNotPaid) {
+            self.lose_life(player, phyrexian_life, "107.4f");
+        }
         if let Some(d) = discard {
             self.discard(player, d, false);
         }
@@ -275,6 +292,39 @@ impl Sim<'_> {
         self.push_spell(card, face, targets, player, x);
         self.release_reveals();
         Ok(())
+    }
+
+    /// The card targets that are still the objects chosen (400.7) and in a graveyard — that
+    /// player's, or any — the ones a resolving spell can still act on (608.2b).
+    pub(crate) fn target_cards_still_in_a_graveyard(
+        &self,
+        targets: &[TargetChoice],
+        graveyard_of: Option<PlayerId>,
+    ) -> Vec<ObjId> {
+        targets
+            .iter()
+            .filter_map(|t| match *t {
+                TargetChoice::Obj(o, no) if self.game.obj(o).object_no == no => Some(o),
+                _ => None,
+            })
+            .filter(|&o| match self.game.obj(o).zone {
+                ZoneRef::Graveyard(p) => graveyard_of.is_none_or(|want| want == p),
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Casts a spell as part of a resolving effect, without paying its mana cost (118.9; Jetsam's
+    /// cast, a copy cast by `copy_and_may_cast`): no targets, X is 0 (107.3b), only an additional
+    /// cost's `discard` may be paid.
+    pub(crate) fn cast_without_paying(
+        &mut self,
+        caster: PlayerId,
+        card: ObjId,
+        face: Option<usize>,
+        discard: Option<ObjId>,
+    ) -> Result<(), SimError> {
+        self.cast(caster, card, face, &[], CastMode::WithoutPaying, None, discard, None, None, 0)
     }
 
     /// A card exiled by one of several Opposition Agents of different controllers: who may play
@@ -311,13 +361,25 @@ impl Sim<'_> {
                 other => other,
             })
             .collect();
-        let variable = matches!(wanted.last(), Some(Target::GraveyardCards(_)));
+        let variable =
+            matches!(wanted.last(), Some(Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. }));
         if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
             return Err(self.invalid(format!(
                 "{name} needs {} target(s) but the step gives {}",
                 wanted.len(),
                 targets.len()
             )));
+        }
+        // 601.2c: "up to N targets" — at most N, each a different object.
+        if let Some(Target::UpToCardsInYourGraveyard { count, .. }) = wanted.last() {
+            let chosen = &targets[wanted.len() - 1..];
+            let repeated = chosen.iter().enumerate().any(|(i, t)| chosen[..i].contains(t));
+            if chosen.len() > *count as usize || repeated {
+                return Err(self.invalid(format!(
+                    "{name} takes up to {count} different cards as its last targets, not {}",
+                    self.describe_targets(chosen)
+                )));
+            }
         }
         for (i, t) in targets.iter().enumerate() {
             let spec = spec_for(wanted, i);
@@ -608,6 +670,10 @@ impl Sim<'_> {
                 let o = self.game.obj(obj);
                 matches!(o.zone, ZoneRef::Graveyard(_)) && o.object_no == no && matches(&o.chars, filter, None)
             }
+            (Target::UpToCardsInYourGraveyard { filter, .. }, TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Graveyard(controller) && o.object_no == no && matches(&o.chars, filter, None)
+            }
             (Target::Player, TargetChoice::Player(_)) => true,
             (Target::Opponent, TargetChoice::Player(p)) => p != controller,
             _ => false,
@@ -685,22 +751,17 @@ impl Sim<'_> {
                             .map(|o| TargetChoice::Obj(o, self.game.obj(o).object_no))
                             .filter(|t| self.target_legal(spec, *t, controller, prefix))
                             .collect();
-                        if cards.len() > 12 {
-                            return Err(SimError::TooLarge(format!(
-                                "{} graveyard cards to choose targets among",
-                                cards.len()
-                            )));
-                        }
-                        (0u32..(1 << cards.len()))
-                            .map(|mask| {
-                                cards
-                                    .iter()
-                                    .enumerate()
-                                    .filter(|(i, _)| mask & (1 << i) != 0)
-                                    .map(|(_, t)| *t)
-                                    .collect()
-                            })
-                            .collect()
+                        target_subsets(&cards, usize::MAX)?
+                    }
+                    Target::UpToCardsInYourGraveyard { count, .. } => {
+                        let cards: Vec<TargetChoice> = self
+                            .game
+                            .zone(ZoneRef::Graveyard(controller))
+                            .iter()
+                            .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                            .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                            .collect();
+                        target_subsets(&cards, *count as usize)?
                     }
                 };
                 // "another target": never the ability's own source.
@@ -798,11 +859,25 @@ impl Sim<'_> {
     }
 }
 
+/// Every choice of at most `most` of `cards` as targets ("any number of target cards", "up to N
+/// target cards"), the empty one included.
+fn target_subsets(cards: &[TargetChoice], most: usize) -> Result<Vec<Vec<TargetChoice>>, SimError> {
+    if cards.len() > 12 {
+        return Err(SimError::TooLarge(format!("{} graveyard cards to choose targets among", cards.len())));
+    }
+    Ok((0u32..(1 << cards.len()))
+        .filter(|mask| mask.count_ones() as usize <= most)
+        .map(|mask| cards.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, t)| *t).collect())
+        .collect())
+}
+
 /// The target spec for the `i`-th chosen target: a trailing "any number of target cards" spec
 /// covers every target after the fixed ones.
 pub(crate) fn spec_for(specs: &[Target], i: usize) -> &Target {
     match specs.last() {
-        Some(last @ Target::GraveyardCards(_)) if i + 1 >= specs.len() => last,
+        Some(last @ (Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. })) if i + 1 >= specs.len() => {
+            last
+        }
         _ => &specs[i.min(specs.len().saturating_sub(1))],
     }
 }

@@ -40,6 +40,8 @@ pub enum Action {
         sacrifice: Option<ObjId>,
         /// Paying the card's alternative cost rather than its mana cost (118.9).
         alternative_cost: bool,
+        /// How many Phyrexian mana symbols of the cost are paid with 2 life each (107.4f).
+        phyrexian_life: u32,
     },
     /// Activate an ability of a card (602), e.g. typecycling from hand.
     Activate {

@@ -357,9 +357,10 @@ impl<'d> Sim<'d> {
                 reveal,
                 sacrifice,
                 alternative_cost,
+                phyrexian_life,
             } => {
                 let mode = cast_mode(*flashback, *alternative_cost);
-                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice)
+                self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice, *phyrexian_life)
             }
             Action::Activate { player, card, ability, x, sacrifice, discard, targets } => {
                 self.activate(*player, *card, *ability, *x, *sacrifice, *discard, targets)

@@ -451,19 +451,7 @@ impl Sim<'_> {
                         message: "the instruction needs a target player".into(),
                     });
                 };
-                let cards: Vec<ObjId> = ctx
-                    .targets
-                    .iter()
-                    .filter_map(|t| match *t {
-                        TargetChoice::Obj(o, no)
-                            if self.game.obj(o).object_no == no
-                                && self.game.obj(o).zone == ZoneRef::Graveyard(player) =>
-                        {
-                            Some(o)
-                        }
-                        _ => None,
-                    })
-                    .collect();
+                let cards = self.target_cards_still_in_a_graveyard(&ctx.targets, Some(player));
                 self.hold_reveals();
                 for c in cards {
                     self.move_card(c, ZoneRef::Library(player), Position::Bottom, 0, "701.24d");
@@ -471,6 +459,15 @@ impl Sim<'_> {
                 // 701.24d: shuffled even when the set of cards is empty.
                 self.shuffle_for(player, "701.24d");
                 self.release_reveals();
+            }
+            Effect::ReturnTargetCardsToHand => {
+                // 608.2b: a target that left its graveyard (a new object, 400.7) is illegal and
+                // isn't returned; the others are, to their owners' hands.
+                let cards = self.target_cards_still_in_a_graveyard(&ctx.targets, None);
+                for c in cards {
+                    let owner = self.game.obj(c).owner;
+                    self.move_card(c, ZoneRef::Hand(owner), Position::Top, bit(owner), "608.2");
+                }
             }
             Effect::Counter(r) => {
                 if let Some(obj) = self.object(ctx, *r)
@@ -828,7 +825,7 @@ impl Sim<'_> {
             }
         };
         let whose = self.game.obj(card).owner;
-        self.cast(caster, card, face, &[], crate::rules::casting::CastMode::WithoutPaying, None, discard, None, None)?;
+        self.cast_without_paying(caster, card, face, discard)?;
         if exile_instead {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
@@ -870,17 +867,7 @@ impl Sim<'_> {
                         ),
                     });
                 }
-                self.cast(
-                    caster,
-                    card,
-                    face,
-                    &[],
-                    crate::rules::casting::CastMode::WithoutPaying,
-                    None,
-                    None,
-                    None,
-                    None,
-                )
+                self.cast_without_paying(caster, card, face, None)
             }
             None => {
                 let zone = self.game.obj(copy).zone;

@@ -207,7 +207,10 @@ impl Sim<'_> {
                 // 608.2b: a spell whose every target has become illegal doesn't resolve.
                 let all_illegal = !self.bug(Mutant::IllegalTargetsStillResolve)
                     && spell.as_ref().is_some_and(|s| {
+                        // A spell cast with no targets chosen ("up to three", zero chosen) has no
+                        // target to become illegal, and resolves.
                         !s.targets.is_empty()
+                            && !targets.is_empty()
                             && targets.iter().enumerate().all(|(i, t)| {
                                 !self.target_legal(cast::spec_for(&s.targets, i), *t, controller, &targets)
                             })
