@@ -35,6 +35,7 @@ const LAYER_ORDER: &[&str] = &[
     "coverage",
     "fuzzing",
     "reduce",
+    "authoring",
 ];
 
 const BEGIN: &str = "<!-- module-graph:begin -->";

@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use crate::explore::options;
-use crate::model::Game;
+use crate::model::{Game, ObjId};
 use crate::outcome::LegalOutcome;
 use crate::rules::search::{FoundCheck, a_legal_find};
 use crate::scenario::Setup;
@@ -46,6 +46,12 @@ impl<'a> ByteDecider<'a> {
     fn pick(&mut self, n: usize) -> usize {
         let raw = if n > 256 { self.next() << 8 | self.next() } else { self.next() };
         raw % n
+    }
+
+    /// `k` different options (k ≤ the number of options), each picked from what is left.
+    fn distinct(&mut self, options: &[ObjId], k: usize) -> Vec<ObjId> {
+        let mut left = options.to_vec();
+        (0..k.min(left.len())).map(|_| left.swap_remove(self.pick(left.len()))).collect()
     }
 }
 
@@ -140,7 +146,19 @@ impl ByteDecider<'_> {
                 Choice::Order(order)
             }
             Decision::May { .. } => Choice::Bool(self.pick(2) == 0),
-            Decision::ChooseCard { options, .. } | Decision::Sacrifice { options, .. } => {
+            // Gifts Ungiven's opponent chooses `count` cards; Scapeshift sacrifices any number
+            // (none too); otherwise one card.
+            Decision::ChooseCard { options, count, .. } => {
+                if options.is_empty() {
+                    return Err(none());
+                }
+                Choice::Cards(self.distinct(options, (*count).clamp(1, options.len())))
+            }
+            Decision::Sacrifice { options, any_number: true, .. } => {
+                let how_many = self.pick(options.len() + 1);
+                Choice::Cards(self.distinct(options, how_many))
+            }
+            Decision::Sacrifice { options, .. } => {
                 if options.is_empty() {
                     return Err(none());
                 }

@@ -378,6 +378,10 @@ pub struct Game {
     /// The players (a bit per seat) who searched their own library this turn — the oracle plays
     /// within one turn, so during the scenario (Archive Trap's condition, 118.9).
     pub searched_own_library: u8,
+    /// Where the scenario is in the turn (501.1): before any step it names, in a step of the
+    /// beginning phase a `begin_step` began, or in the main phase once a sorcery-speed action
+    /// ended the draw step (`rules::turn_structure`).
+    pub turn_position: TurnPosition,
     /// Each setup object's place in the order of card ids (by [`ObjId`]), so that putting a
     /// shuffled library in id order compares numbers instead of strings. Objects made during the
     /// run have none (their slot is past the end).
@@ -449,4 +453,19 @@ impl fmt::Display for ZoneRef {
             ZoneRef::Command => f.write_str("Command"),
         }
     }
+}
+
+/// Where a scenario is in its turn (501.1; `rules::turn_structure` decides the moves). A scenario that names no step is taken to be in its
+/// active player's main phase whenever a sorcery-speed action needs it (117.1a); once it names a
+/// step of the beginning phase, the steps go in order, each once, and sorcery-speed actions wait
+/// for the main phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TurnPosition {
+    /// No step named yet.
+    #[default]
+    Unnamed,
+    /// In this step of the beginning phase.
+    Step(crate::cards::instructions::TurnStep),
+    /// In the main phase: a sorcery-speed action was taken.
+    Main,
 }

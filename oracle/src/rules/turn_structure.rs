@@ -12,6 +12,60 @@
 use crate::cards::def::CardType;
 use crate::cards::instructions::TurnStep;
 use crate::model::{Game, ObjId, PlayerId, ZoneRef};
+use crate::rules::Violation;
+
+pub use crate::model::TurnPosition;
+
+fn step_rank(step: TurnStep) -> u8 {
+    match step {
+        TurnStep::Untap => 0,
+        TurnStep::Upkeep => 1,
+        TurnStep::Draw => 2,
+    }
+}
+
+/// Whether `step` may begin now: a step ends only once the stack is empty and every player
+/// passes (500.2), and the beginning phase's steps come in order, each once per turn, before the
+/// main phase (501.1).
+pub fn check_begin_step(position: TurnPosition, step: TurnStep, stack_empty: bool) -> Result<(), Violation> {
+    let name = format!("{step:?}").to_lowercase();
+    if !stack_empty {
+        return Err(Violation::new(
+            "500.2",
+            format!(
+                "the {name} step can't begin while the stack isn't empty: a step ends only when the stack is empty and all players pass"
+            ),
+        ));
+    }
+    match position {
+        TurnPosition::Main => Err(Violation::new(
+            "501.1",
+            format!("the {name} step can't begin in the main phase: the beginning phase comes first"),
+        )),
+        TurnPosition::Step(now) if step_rank(now) >= step_rank(step) => Err(Violation::new(
+            "501.1",
+            format!(
+                "the {name} step can't begin after the {} step: untap, upkeep and draw come in that order, once each",
+                format!("{now:?}").to_lowercase()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// 117.1a, 307.1, 305.1: a sorcery-speed action (a spell without instant timing, a land played,
+/// an ability activated "only as a sorcery") is taken in its player's main phase. In the untap
+/// step or the upkeep it is refused; after the draw step (its stack empty, so it may end) or with
+/// no step named it moves the scenario into the main phase. Returns the position after it.
+pub fn check_main_phase(position: TurnPosition, what: &str, clause: &'static str) -> Result<TurnPosition, Violation> {
+    match position {
+        TurnPosition::Step(step @ (TurnStep::Untap | TurnStep::Upkeep)) => Err(Violation::new(
+            clause,
+            format!("{what} only in the main phase, and this is the {} step", format!("{step:?}").to_lowercase()),
+        )),
+        _ => Ok(TurnPosition::Main),
+    }
+}
 
 /// The active player: the player whose turn it is, seat 0 (101.4; the scenario's first player).
 pub fn active_player() -> PlayerId {

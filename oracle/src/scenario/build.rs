@@ -47,6 +47,7 @@ impl<'a> Builder<'a> {
                 batches: 0,
                 open_batch: None,
                 searched_own_library: 0,
+                turn_position: crate::rules::turn_structure::TurnPosition::Unnamed,
                 id_order: Arc::from(Vec::new()),
             },
             ids: BTreeMap::new(),

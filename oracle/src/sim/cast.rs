@@ -91,6 +91,9 @@ impl Sim<'_> {
             let as_though_flash = crate::rules::casting::casts_as_though_flash(&self.game, player);
             crate::rules::casting::check_timing(&chars, &name, self.stack.is_empty(), as_though_flash)
                 .map_err(|v| self.refused(v))?;
+            if !(as_though_flash || crate::rules::casting::has_instant_timing(&chars)) {
+                self.enter_main_phase(&format!("{name} may be cast"), "307.1")?;
+            }
         }
         if face == Some(crate::rules::casting::FUSED) {
             crate::rules::casting::check_fuse(&self.game, card, player).map_err(|v| self.refused(v))?;
@@ -424,6 +427,7 @@ impl Sim<'_> {
         }
         let name = o.id.clone();
         crate::rules::casting::check_land_timing(&name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
+        self.enter_main_phase(&format!("{name} may be played"), "305.1")?;
         let from_exile = self.game.obj(card).zone == ZoneRef::Exile;
         // 614.1c: a shock land's player chooses whether to pay life as it enters.
         let unpaid = self.as_enters_life_choices(&[card], player)?;
@@ -481,6 +485,7 @@ impl Sim<'_> {
         if ab.sorcery_speed {
             crate::rules::casting::check_activation_timing(&ab.name, &o.id, self.stack.is_empty())
                 .map_err(|v| self.refused(v))?;
+            self.enter_main_phase(&format!("{}'s {} may be activated", o.id, ab.name), "702.53a")?;
         }
         if ab.tap && o.flags.tapped {
             return Err(self.refused(Violation::new("602.2b", format!("{} is tapped, so {{T}} can't be paid", o.id))));

@@ -14,6 +14,9 @@ impl Sim<'_> {
     /// of the step trigger (603.2b). The caller puts them on the stack, except in the untap step
     /// (502.4).
     pub(super) fn begin_step(&mut self, step: TurnStep) -> Result<(), SimError> {
+        crate::rules::turn_structure::check_begin_step(self.game.turn_position, step, self.stack.is_empty())
+            .map_err(|v| self.refused(v))?;
+        self.game.turn_position = crate::rules::turn_structure::TurnPosition::Step(step);
         let active = active_player();
         match step {
             TurnStep::Untap => {
@@ -30,6 +33,15 @@ impl Sim<'_> {
             TurnStep::Draw => self.draw(active)?,
         }
         self.trigger(Happening::StepBegan { step, active }, None);
+        Ok(())
+    }
+
+    /// A sorcery-speed action is being taken: refused in the untap step or upkeep, otherwise the
+    /// scenario is in the main phase from now on (`rules::turn_structure::check_main_phase`).
+    pub(super) fn enter_main_phase(&mut self, what: &str, clause: &'static str) -> Result<(), SimError> {
+        let position = crate::rules::turn_structure::check_main_phase(self.game.turn_position, what, clause)
+            .map_err(|v| self.refused(v))?;
+        self.game.turn_position = position;
         Ok(())
     }
 }
