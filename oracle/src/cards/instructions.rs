@@ -65,7 +65,7 @@ pub enum Target {
     /// "target card in a graveyard" (Extirpate, Surgical Extraction): a card matching the filter
     /// in any player's graveyard (115.1, 601.2c).
     CardInAGraveyard(Filter),
-    /// "up to N target [quality] cards from your graveyard" (Life from the Loam): from zero to N
+    /// "up to N target \[quality\] cards from your graveyard" (Life from the Loam): from zero to N
     /// different cards matching the filter in the controller's graveyard (601.2c: the number of
     /// targets is chosen as the spell is cast, and one object can't be chosen twice for one
     /// "target"). Written last among a spell's targets; it covers every target after the others.
@@ -421,7 +421,7 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
-    /// "Sacrifice any number of [lands]" (Scapeshift): as the effect resolves the player chooses
+    /// "Sacrifice any number of \[lands\]" (Scapeshift): as the effect resolves the player chooses
     /// any number of the permanents they control matching the filter — none, some or all (CR
     /// 107.1c) — and sacrifices them at the same time (701.21a). A later
     /// `search_up_to_that_many` instruction of the same effect counts them.
@@ -432,7 +432,7 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
-    /// "Search your library for up to that many [land] cards" after `sacrifice_any_number`
+    /// "Search your library for up to that many \[land\] cards" after `sacrifice_any_number`
     /// (Scapeshift): a search (CR 701.23) for up to N cards, N being the number of permanents the
     /// effect's `sacrifice_any_number` instruction sacrificed (zero when it sacrificed none, and
     /// then the search and its shuffle still happen, finding nothing: the instructions are followed in order, 608.2c). The spec's `count` is not
@@ -716,7 +716,7 @@ pub enum TurnStep {
     Draw,
 }
 
-/// An intervening "if" clause of a triggered ability ("When/Whenever/At …, if [condition], …"):
+/// An intervening "if" clause of a triggered ability ("When/Whenever/At …, if \[condition\], …"):
 /// the ability triggers only if the condition holds as the event happens, and does nothing if it
 /// no longer holds as it resolves (603.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
