@@ -41,12 +41,11 @@ fn any_number_search_may_leave_a_graveyard_card() {
 }
 
 /// Item 2: a card whose unmodelled ability would act refuses the run instead of being judged.
+/// (Jace's Erasure was the second case until issue 12 modelled its draw trigger; its draws are
+/// now scenarios under `scenarios/121-draw/` and `scenarios/504-draw-step/`.)
 #[test]
 fn unmodelled_acting_cards_refuse_the_run() {
-    for (name, card) in [
-        ("panglacial-wurm-in-searched-library", "Panglacial Wurm"),
-        ("jaces-erasure-controller-draws", "Jace's Erasure"),
-    ] {
+    for (name, card) in [("panglacial-wurm-in-searched-library", "Panglacial Wurm")] {
         let yaml = repo_root().join("tests/not-modelled").join(format!("{name}.yaml"));
         match run_file(&yaml, &pool()) {
             RunResult::Invalid(e) => {
