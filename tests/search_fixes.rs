@@ -45,21 +45,20 @@ fn any_number_search_may_leave_a_graveyard_card() {
 /// now scenarios under `scenarios/121-draw/` and `scenarios/504-draw-step/`.)
 #[test]
 fn unmodelled_acting_cards_refuse_the_run() {
-    for (name, card) in [("panglacial-wurm-in-searched-library", "Panglacial Wurm")] {
-        let yaml = repo_root().join("tests/not-modelled").join(format!("{name}.yaml"));
-        match run_file(&yaml, &pool()) {
-            RunResult::Invalid(e) => {
-                assert!(e.message.contains("not modelled") && e.message.contains(card), "{name}: {e}")
-            }
-            other => panic!("{name}: expected a not-modelled refusal, got {other:?}"),
+    let (name, card) = ("panglacial-wurm-in-searched-library", "Panglacial Wurm");
+    let yaml = repo_root().join("tests/not-modelled").join(format!("{name}.yaml"));
+    match run_file(&yaml, &pool()) {
+        RunResult::Invalid(e) => {
+            assert!(e.message.contains("not modelled") && e.message.contains(card), "{name}: {e}")
         }
-        let loaded = load(&format!("tests/not-modelled/{name}.yaml"));
-        // The outcome an engine without the card's ability reports: not judged legal any more.
-        let o = observed(&format!("tests/not-modelled/{name}.observed.json"));
-        match judge(&loaded.setup, &o) {
-            Verdict::Error(m) => assert!(m.contains("not modelled") && m.contains(card), "{name}: {m}"),
-            other => panic!("{name}: expected an error (not modelled), got {other:?}"),
-        }
+        other => panic!("{name}: expected a not-modelled refusal, got {other:?}"),
+    }
+    let loaded = load(&format!("tests/not-modelled/{name}.yaml"));
+    // The outcome an engine without the card's ability reports: not judged legal any more.
+    let o = observed(&format!("tests/not-modelled/{name}.observed.json"));
+    match judge(&loaded.setup, &o) {
+        Verdict::Error(m) => assert!(m.contains("not modelled") && m.contains(card), "{name}: {m}"),
+        other => panic!("{name}: expected an error (not modelled), got {other:?}"),
     }
 }
 
