@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use mtg_oracle::authoring::{Skeleton, draft_new};
 use mtg_oracle::scenario::format::SourceKind;
 
@@ -16,9 +16,10 @@ pub struct NewArgs {
     /// One line saying what the scenario shows (a TODO placeholder when left out).
     #[arg(long)]
     title: Option<String>,
-    /// The kind of source.
-    #[arg(long, value_enum, default_value_t = SourceArg::Clause)]
-    source: SourceArg,
+    /// The kind of source, as `source.kind` spells it: cr-example, cr-variant, clause, card-ruling,
+    /// engine-bug or fuzz-finding.
+    #[arg(long, default_value = "clause", value_parser = parse_source_kind)]
+    source: SourceKind,
     /// The source's reference (default: `CR <first --rule>`).
     #[arg(long)]
     reference: Option<String>,
@@ -43,34 +44,14 @@ pub struct NewArgs {
     out: Option<PathBuf>,
 }
 
-/// The `source.kind` values, as the scenario format spells them.
-#[derive(Clone, Copy, ValueEnum)]
-enum SourceArg {
-    /// A worked example of the CR.
-    CrExample,
-    /// A variant of a CR example.
-    CrVariant,
-    /// A clause of the CR.
-    Clause,
-    /// A card ruling.
-    CardRuling,
-    /// An engine's bug.
-    EngineBug,
-    /// A fuzz finding.
-    FuzzFinding,
-}
-
-impl From<SourceArg> for SourceKind {
-    fn from(s: SourceArg) -> Self {
-        match s {
-            SourceArg::CrExample => SourceKind::CrExample,
-            SourceArg::CrVariant => SourceKind::CrVariant,
-            SourceArg::Clause => SourceKind::Clause,
-            SourceArg::CardRuling => SourceKind::CardRuling,
-            SourceArg::EngineBug => SourceKind::EngineBug,
-            SourceArg::FuzzFinding => SourceKind::FuzzFinding,
-        }
-    }
+/// A `--source` value read as the scenario format reads `source.kind` (one list of kinds:
+/// [`SourceKind`]'s).
+fn parse_source_kind(value: &str) -> Result<SourceKind, String> {
+    serde_json::from_value(serde_json::Value::String(value.to_string())).map_err(|_| {
+        format!(
+            "`{value}` is not a source kind (cr-example, cr-variant, clause, card-ruling, engine-bug, fuzz-finding)"
+        )
+    })
 }
 
 /// Runs `mtg-oracle new`.
@@ -78,7 +59,7 @@ pub fn new_cmd(args: NewArgs) -> ExitCode {
     let skeleton = Skeleton {
         title: args.title,
         rules: args.rules,
-        source: args.source.into(),
+        source: args.source,
         reference: args.reference,
         players: args.players,
         cards: args.cards,
