@@ -14,6 +14,13 @@ use mtg_oracle::serve::{Policy, ServeOptions};
 use mtg_oracle_tests::{pool, repo_root};
 use serde_json::Value;
 
+/// Loads the scenario at `path` (relative to the repository) with the path itself as its id, as
+/// `mtg-oracle mutants` gives it: the reference engine seeds with the id.
+fn load_repo_scenario(path: &str, pool: &mtg_oracle::cards::CardPool) -> mtg_oracle::scenario::Loaded {
+    let source = std::fs::read_to_string(repo_root().join(path)).expect("the scenario file");
+    load_str(path, &source, pool).unwrap_or_else(|e| panic!("{path}: the scenario doesn't load: {e}"))
+}
+
 /// Each labelled mutant case: (scenario path, mutant, policy).
 fn mutant_cases() -> Vec<(String, Mutant, Policy)> {
     let text = std::fs::read_to_string(repo_root().join("tests/diagnosis/mutants.json")).expect("mutants.json");
@@ -37,9 +44,7 @@ fn every_mutant_catching_scenario_reduces_to_one_that_still_catches_it() {
     let mut mutants_reduced = std::collections::BTreeSet::new();
     let (mut smaller, mut with_never) = (0, 0);
     for (path, mutant, policy) in &cases {
-        let source = std::fs::read_to_string(repo_root().join(path)).expect("the scenario file");
-        // The id is the path as `mtg-oracle mutants` gives it: the reference engine seeds with it.
-        let loaded = load_str(path, &source, &pool).expect("the scenario loads");
+        let loaded = load_repo_scenario(path, &pool);
         let serve = ServeOptions { seed: 0, policy: *policy, mutant: Some(*mutant) };
         let mut engine = ReferenceEngine::new(&check, serve, &pool);
         let r = reduce(&loaded, &mut engine, &pool, opts, |_| {}).unwrap_or_else(|e| panic!("{path} ({mutant}): {e}"));
@@ -76,8 +81,7 @@ fn the_same_seed_gives_the_same_reduction() {
     let pool = pool();
     let check = in_process_options();
     let path = "scenarios/701.23-search/701.23b-splinter-howling-mine-cr-example.yaml";
-    let source = std::fs::read_to_string(repo_root().join(path)).expect("the scenario file");
-    let loaded = load_str(path, &source, &pool).expect("loads");
+    let loaded = load_repo_scenario(path, &pool);
     let serve = ServeOptions { seed: 0, policy: Policy::Minimal, mutant: Some(Mutant::PublicCopiesOptional) };
     let run = |seed| {
         let mut engine = ReferenceEngine::new(&check, serve, &pool);
@@ -92,8 +96,7 @@ fn a_scenario_the_engine_passes_is_not_reduced() {
     let pool = pool();
     let check = in_process_options();
     let path = "scenarios/701.23-search/701.23a-demonic-tutor-finds-bottom-card.yaml";
-    let source = std::fs::read_to_string(repo_root().join(path)).expect("the scenario file");
-    let loaded = load_str(path, &source, &pool).expect("loads");
+    let loaded = load_repo_scenario(path, &pool);
     let mut engine = ReferenceEngine::new(&check, ServeOptions::default(), &pool);
     let err =
         reduce(&loaded, &mut engine, &pool, ReduceOptions::default(), |_| {}).expect_err("PASS: nothing to reduce");
@@ -105,8 +108,7 @@ fn the_limits_bound_the_search() {
     let pool = pool();
     let check = in_process_options();
     let path = "scenarios/701.23-search/701.23b-splinter-howling-mine-cr-example.yaml";
-    let source = std::fs::read_to_string(repo_root().join(path)).expect("the scenario file");
-    let loaded = load_str(path, &source, &pool).expect("loads");
+    let loaded = load_repo_scenario(path, &pool);
     let serve = ServeOptions { seed: 0, policy: Policy::Minimal, mutant: Some(Mutant::PublicCopiesOptional) };
     let mut engine = ReferenceEngine::new(&check, serve, &pool);
     let opts = ReduceOptions { seed: 0, time_limit: Duration::from_secs(60), max_candidates: 1 };
