@@ -85,6 +85,7 @@ impl Sim<'_> {
         let def = o.def.clone();
         // 117.1a: a spell that is neither an instant nor has flash needs an empty stack. A spell
         // cast while another resolves (Jetsam) is cast when the effect says.
+        let mut turn_position = self.game.turn_position;
         if mode != CastMode::WithoutPaying && !(o.def.is_split() && face.is_none()) {
             let chars = stack_chars(&def, face);
             let name = chars.names.join(" // ");
@@ -92,7 +93,7 @@ impl Sim<'_> {
             crate::rules::casting::check_timing(&chars, &name, self.stack.is_empty(), as_though_flash)
                 .map_err(|v| self.refused(v))?;
             if !(as_though_flash || crate::rules::casting::has_instant_timing(&chars)) {
-                self.enter_main_phase(&format!("{name} may be cast"), "307.1")?;
+                turn_position = self.main_phase_for(&format!("{name} may be cast"), "307.1")?;
             }
         }
         if face == Some(crate::rules::casting::FUSED) {
@@ -247,6 +248,8 @@ impl Sim<'_> {
                 .map_err(|v| self.refused(v))?;
         let id = self.id(card);
         let pname = self.pname(player);
+        // Every refusal check is behind: the cast happens.
+        self.game.turn_position = turn_position;
         self.emit(
             Event::Cast {
                 player: pname,
@@ -427,7 +430,7 @@ impl Sim<'_> {
         }
         let name = o.id.clone();
         crate::rules::casting::check_land_timing(&name, self.stack.is_empty()).map_err(|v| self.refused(v))?;
-        self.enter_main_phase(&format!("{name} may be played"), "305.1")?;
+        self.game.turn_position = self.main_phase_for(&format!("{name} may be played"), "305.1")?;
         let from_exile = self.game.obj(card).zone == ZoneRef::Exile;
         // 614.1c: a shock land's player chooses whether to pay life as it enters.
         let unpaid = self.as_enters_life_choices(&[card], player)?;
@@ -482,10 +485,11 @@ impl Sim<'_> {
             crate::rules::split_second::check_no_split_second(&self.game, &what).map_err(|v| self.refused(v))?;
         }
         let targets = self.check_chosen_targets(&o.def.name, &ab.targets, targets, player)?;
+        let mut turn_position = self.game.turn_position;
         if ab.sorcery_speed {
             crate::rules::casting::check_activation_timing(&ab.name, &o.id, self.stack.is_empty())
                 .map_err(|v| self.refused(v))?;
-            self.enter_main_phase(&format!("{}'s {} may be activated", o.id, ab.name), "702.53a")?;
+            turn_position = self.main_phase_for(&format!("{}'s {} may be activated", o.id, ab.name), "702.53a")?;
         }
         if ab.tap && o.flags.tapped {
             return Err(self.refused(Violation::new("602.2b", format!("{} is tapped, so {{T}} can't be paid", o.id))));
@@ -561,6 +565,8 @@ impl Sim<'_> {
         }
         // Every cost can be paid: pay them (602.2b, 601.2h).
         let pname = self.pname(player);
+        // Every refusal check is behind: the ability is activated.
+        self.game.turn_position = turn_position;
         self.emit(Event::Activated { player: pname, card: o.id.clone(), ability: ab.name.clone() }, "602.2");
         // 602.2a: an ability activated from a hidden zone (cycling from the hand) reveals its card,
         // which stays revealed while the activation goes on (701.20a).

@@ -4,7 +4,7 @@
 use super::{Sim, SimError};
 use crate::cards::instructions::TurnStep;
 use crate::rules::triggers::Happening;
-use crate::rules::turn_structure::{active_player, untapping_in_untap_step};
+use crate::rules::turn_structure::{TurnPosition, active_player, untapping_in_untap_step};
 
 impl Sim<'_> {
     /// Begins `step` of the active player's turn: 502.3, the active player's permanents untap at
@@ -36,12 +36,12 @@ impl Sim<'_> {
         Ok(())
     }
 
-    /// A sorcery-speed action is being taken: refused in the untap step or upkeep, otherwise the
-    /// scenario is in the main phase from now on (`rules::turn_structure::check_main_phase`).
-    pub(super) fn enter_main_phase(&mut self, what: &str, clause: &'static str) -> Result<(), SimError> {
-        let position = crate::rules::turn_structure::check_main_phase(self.game.turn_position, what, clause)
-            .map_err(|v| self.refused(v))?;
-        self.game.turn_position = position;
-        Ok(())
+    /// A sorcery-speed action is about to be taken: refused in the untap step or upkeep
+    /// (`rules::turn_structure::check_main_phase`); otherwise the position the game is in once it
+    /// is taken (the main phase). The caller sets it only after its other refusal checks, so a
+    /// refused action leaves the game as it was.
+    pub(super) fn main_phase_for(&self, what: &str, clause: &'static str) -> Result<TurnPosition, SimError> {
+        crate::rules::turn_structure::check_main_phase(self.game.turn_position, what, clause)
+            .map_err(|v| self.refused(v))
     }
 }
