@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Builds the manabrew adapter and regenerates its conformance report (CONFORMANCE.md) and its
-# baselines (baseline.yaml: scripted mode; baseline-free.yaml: free mode) over every bundled
-# scenario. The triage of each expected failure comes from triage/reasons.py, which refuses (exit 1)
-# if a failure has no triage rule yet.
+# Builds the manabrew adapter and regenerates its conformance report (CONFORMANCE.md), its
+# baselines (baseline.yaml: scripted mode; baseline-free.yaml: free mode) and its saved JSON
+# reports (report-scripted.json.gz, report-free.json.gz: `check --json`, gzipped; docs/conformance.sh
+# puts them on the conformance page when no adapter is built) over every bundled scenario. The
+# triage of each expected failure comes from triage/reasons.py, which refuses (exit 1) if a failure
+# has no triage rule yet.
 # Usage: engines/manabrew/regenerate.sh [--cards DIR]   (Forge scripts; default ../shared/engines/forge-cards)
 # ORACLE=path/to/mtg-oracle uses that oracle binary as it is; without it the oracle is built first.
 set -euo pipefail
@@ -17,7 +19,7 @@ else
     cargo build --release --locked -q -p mtg-oracle
     oracle="$root/target/release/mtg-oracle"
 fi
-adapter="$here/target/release/manabrew-adapter"
+adapter=engines/manabrew/target/release/manabrew-adapter  # from the root, as the saved reports name it
 engine="$adapter"
 if [ "$#" -gt 0 ]; then engine="$adapter $*"; fi
 
@@ -30,7 +32,8 @@ for mode in scripted free; do
         --baseline "$baseline" --update-baseline > /dev/null || true
     python3 "$here/triage/reasons.py" "$baseline"
     "$oracle" check --engine "$engine" --mode "$mode" --validate -q \
-        --baseline "$baseline" --markdown "$tmp/$mode.md" > "$tmp/$mode.txt"
+        --baseline "$baseline" --markdown "$tmp/$mode.md" --json "$tmp/$mode.json" > "$tmp/$mode.txt"
+    gzip -9 -n -c "$tmp/$mode.json" > "$here/report-$mode.json.gz"
     tail -n 2 "$tmp/$mode.txt"
 done
 {
@@ -66,4 +69,4 @@ PY
     echo
     sed 's/^#/##/; s#](scenarios/#](../../scenarios/#g' "$tmp/free.md"
 } > "$here/CONFORMANCE.md"
-echo "wrote $here/CONFORMANCE.md, $here/baseline.yaml, $here/baseline-free.yaml"
+echo "wrote $here/CONFORMANCE.md, $here/baseline.yaml, $here/baseline-free.yaml, $here/report-{scripted,free}.json.gz"

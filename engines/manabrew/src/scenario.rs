@@ -302,6 +302,21 @@ impl Run {
         if body.get("x").is_some() {
             return Err(Answer::Unsupported("choosing X".into()));
         }
+        if body.get("alternative_cost").and_then(Value::as_bool) == Some(true) {
+            return Err(Answer::Unsupported(
+                "paying an alternative cost (Archive Trap's {0}): the adapter casts with the engine's Normal option, paid from its filled mana pools".into(),
+            ));
+        }
+        if body.get("phyrexian_life").is_some() {
+            return Err(Answer::Unsupported(
+                "paying Phyrexian mana with life: the adapter pays every cost from its filled mana pools".into(),
+            ));
+        }
+        if kind == "cast" && self.game.card(card).is_land() {
+            // The engine's only option for a land card is playing it (a special action, 305.1),
+            // which is not a cast: the engine lists no cast of it.
+            return Ok(false);
+        }
         for cost in ["discard", "reveal", "sacrifice"] {
             if body.get(cost).is_some() {
                 return Err(Answer::Unsupported(format!("a {cost} cost chosen by the step")));
