@@ -137,11 +137,17 @@ pub enum Mutant {
     InterveningIfIgnored,
     /// A Phyrexian mana symbol the caster chose to pay with 2 life (107.4f) costs no life.
     PhyrexianLifeNotPaid,
+    /// An activation instruction "Activate only during your upkeep" (Eternal Dragon) is ignored:
+    /// the ability is activated in another step or phase, or in another player's turn.
+    ActivateOnlyDuringIgnored,
+    /// Summoning sickness is ignored: a creature that came under its controller's control this
+    /// turn (Stoneforge Mystic) activates a {T} ability.
+    SummoningSicknessIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 45] = [
+    pub const ALL: [Mutant; 47] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -187,6 +193,8 @@ impl Mutant {
         Mutant::TargetControllerIsYou,
         Mutant::InterveningIfIgnored,
         Mutant::PhyrexianLifeNotPaid,
+        Mutant::ActivateOnlyDuringIgnored,
+        Mutant::SummoningSicknessIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -237,6 +245,8 @@ impl Mutant {
             Mutant::TargetControllerIsYou => "target-controller-is-you",
             Mutant::InterveningIfIgnored => "intervening-if-ignored",
             Mutant::PhyrexianLifeNotPaid => "phyrexian-life-not-paid",
+            Mutant::ActivateOnlyDuringIgnored => "activate-only-during-ignored",
+            Mutant::SummoningSicknessIgnored => "summoning-sickness-ignored",
         }
     }
 
@@ -316,6 +326,12 @@ impl Mutant {
             Mutant::PhyrexianLifeNotPaid => {
                 "a Phyrexian mana symbol paid with life (Surgical Extraction's {B/P}) costs no life"
             }
+            Mutant::ActivateOnlyDuringIgnored => {
+                "\"activate only during your upkeep\" is ignored: Eternal Dragon returns itself in the main phase"
+            }
+            Mutant::SummoningSicknessIgnored => {
+                "summoning sickness is ignored: a creature that entered this turn activates a {T} ability"
+            }
         }
     }
 
@@ -379,6 +395,8 @@ impl Mutant {
             Mutant::TargetControllerIsYou => "608.2h",
             Mutant::InterveningIfIgnored => "603.4",
             Mutant::PhyrexianLifeNotPaid => "107.4f",
+            Mutant::ActivateOnlyDuringIgnored => "602.1b",
+            Mutant::SummoningSicknessIgnored => "302.6",
         }
     }
 

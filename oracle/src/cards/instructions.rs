@@ -582,6 +582,20 @@ pub enum Effect {
     /// Put a -1/-1 counter on each creature. Creatures' toughness and state-based actions are not
     /// modelled, so with a creature on the battlefield the run is refused as unsupported.
     MinusCounterOnEachCreature,
+    /// "Return \[an object\] to its owner's hand" (Eternal Dragon's "return this card from your
+    /// graveyard to your hand", Petty Theft's target permanent): the object goes to its owner's
+    /// hand (400.3) if it is still the object the effect refers to, in the zone it was expected in
+    /// (400.7; a target that left is illegal, 608.2b). Otherwise nothing happens.
+    ReturnToOwnersHand(CardRef),
+    /// "You may put \[a card of some quality\] from your hand onto the battlefield" (Stoneforge
+    /// Mystic): as the ability resolves its controller chooses whether to, and which matching card
+    /// of their hand; it is put onto the battlefield, not cast (601.1: no spell, nothing to
+    /// counter), under that player's control. With no matching card, nothing happens.
+    PutFromHandOntoBattlefield {
+        /// What may be put there.
+        #[serde(default)]
+        filter: Filter,
+    },
     /// Put +1/+1 counters on the source.
     AddCounters {
         /// How many.
@@ -931,6 +945,16 @@ pub struct ActivatedAbility {
     /// so what this checks is the part a scenario can break: the stack must be empty.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub sorcery_speed: bool,
+    /// "Return this card from your graveyard to your hand" (Eternal Dragon): an ability whose
+    /// effect moves its card out of the graveyard works only while the card is in its owner's
+    /// graveyard (one of the exceptions of CR 113.6), and it is activated from there by that
+    /// owner (602.2: a card in a graveyard has no controller).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_graveyard: bool,
+    /// "Activate only during your upkeep" (Eternal Dragon): an activation instruction (602.1b)
+    /// allowing the activation only in that step of the activating player's own turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub only_during_your: Option<TurnStep>,
     /// What the ability does when it resolves.
     pub effect: Vec<Effect>,
 }

@@ -205,6 +205,10 @@ pub struct ObjFlags {
     /// depends on which Agent's replacement applied, a 616.1 choice the oracle doesn't model, so
     /// playing it is refused as unmodelled.
     pub play_permission_unmodelled: bool,
+    /// Entered the battlefield during the scenario, so its controller has not controlled it
+    /// since the turn began (302.6); a permanent the scenario starts with on the battlefield has
+    /// been there since the turn began.
+    pub entered_this_turn: bool,
 }
 
 /// A player's state.

@@ -1,6 +1,7 @@
 //! Rule decisions, one module per Comprehensive Rules section. Each function cites the clause it
 //! implements; the simulator only sequences them.
 
+pub mod activating;
 pub mod apnap;
 pub mod casting;
 pub mod characteristics;

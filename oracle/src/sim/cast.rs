@@ -475,8 +475,20 @@ impl Sim<'_> {
                 o.zone.display(&self.names())
             )));
         }
-        if !ab.discard_this && (o.zone != ZoneRef::Battlefield || o.controller != player) {
+        if ab.from_graveyard {
+            crate::rules::activating::check_in_owners_graveyard(&self.game, card, player, &ab.name, &self.names())
+                .map_err(|v| self.refused(v))?;
+        } else if !ab.discard_this && (o.zone != ZoneRef::Battlefield || o.controller != player) {
             return Err(self.invalid(format!("{} is not a permanent {} controls", o.id, self.pname(player))));
+        }
+        // 602.1b: "Activate only during your upkeep". Mutant `activate-only-during-ignored`: the
+        // instruction is not checked.
+        if let Some(step) = ab.only_during_your
+            && !self.bug(Mutant::ActivateOnlyDuringIgnored)
+        {
+            let what = format!("{}'s {}", o.id, ab.name);
+            crate::rules::activating::check_only_during_your(self.game.turn_position, step, player, &what)
+                .map_err(|v| self.refused(v))?;
         }
         // 702.61a: no ability that isn't a mana ability may be activated under split second.
         // Mutant `split-second-ignored`: the restriction is not checked.
@@ -493,6 +505,12 @@ impl Sim<'_> {
         }
         if ab.tap && o.flags.tapped {
             return Err(self.refused(Violation::new("602.2b", format!("{} is tapped, so {{T}} can't be paid", o.id))));
+        }
+        // 302.6: a creature's {T} ability needs the creature under its controller's control since
+        // the turn began. Mutant `summoning-sickness-ignored`: not checked.
+        if ab.tap && !self.bug(Mutant::SummoningSicknessIgnored) {
+            crate::rules::activating::check_summoning_sickness(&self.game, card, &ab.name)
+                .map_err(|v| self.refused(v))?;
         }
         let has_x = ab.mana.as_deref().is_some_and(|m| m.contains("{X}"));
         let x = match (has_x, x) {

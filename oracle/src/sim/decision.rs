@@ -107,6 +107,8 @@ pub enum MayAbout {
     PayLife,
     /// "You may have [a player] mill" (Jace's Erasure; 608.2d).
     Mill,
+    /// "You may put [a card] from your hand onto the battlefield" (Stoneforge Mystic; 608.2d).
+    PutOntoBattlefield,
 }
 
 impl MayAbout {
@@ -118,6 +120,7 @@ impl MayAbout {
             MayAbout::BeginOnBattlefield => "begin_on_battlefield",
             MayAbout::PayLife => "pay_life",
             MayAbout::Mill => "mill",
+            MayAbout::PutOntoBattlefield => "put_onto_battlefield",
         }
     }
 }

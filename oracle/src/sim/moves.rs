@@ -36,6 +36,8 @@ impl Sim<'_> {
         self.last_move.insert(obj, super::MoveCause { clause, step: self.step });
         if to == ZoneRef::Battlefield {
             self.entered.push(obj);
+            // 302.6: it has not been under its controller's control since the turn began.
+            self.game.objs[obj].flags.entered_this_turn = true;
             // 614.1d, 110.5b: "this land enters tapped" applies however it enters.
             if crate::rules::replacement::enters_tapped(self.game.obj(obj)) {
                 self.game.objs[obj].flags.tapped = true;
@@ -387,7 +389,7 @@ impl Sim<'_> {
             object_no: 0,
             known: self.game.everyone(),
             counters: 0,
-            flags: Default::default(),
+            flags: crate::model::ObjFlags { entered_this_turn: true, ..Default::default() },
         });
         self.game.zone_mut(ZoneRef::Battlefield).push(obj);
         self.mutate_chars(obj);

@@ -709,6 +709,39 @@ impl Sim<'_> {
                     });
                 }
             }
+            Effect::ReturnToOwnersHand(r) => {
+                // 400.3: to its owner's hand; 400.7, 608.2b: only while it is still the object the
+                // effect refers to (a graveyard card that left, a target permanent that left).
+                if let Some(obj) = self.object(ctx, *r) {
+                    let owner = self.game.obj(obj).owner;
+                    self.move_card(obj, ZoneRef::Hand(owner), Position::Top, bit(owner), "400.3");
+                }
+            }
+            Effect::PutFromHandOntoBattlefield { filter } => {
+                // 608.2d: the controller chooses, as it resolves, whether and which card; a card
+                // put onto the battlefield this way is not cast.
+                let player = ctx.controller;
+                let options: Vec<ObjId> = self
+                    .game
+                    .zone(ZoneRef::Hand(player))
+                    .iter()
+                    .copied()
+                    .filter(|&o| matches(&self.game.obj(o).chars, filter, None))
+                    .collect();
+                if options.is_empty() {
+                    return Ok(());
+                }
+                let may = Decision::May { player, about: MayAbout::PutOntoBattlefield, card: Some(ctx.source) };
+                if !self.yes_no(&may)? {
+                    return Ok(());
+                }
+                let decision = Decision::ChooseCard { player, options: options.clone(), count: 1 };
+                let card = self.one_of(&decision, &options, "a card of that kind in their hand")?;
+                let (pname, id) = (self.pname(player), self.id(card));
+                self.emit(Event::Chose { player: pname, card: id }, "608.2d");
+                self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, "608.2d");
+                self.game.objs[card].controller = player;
+            }
             Effect::AddCounters { count, optional } => {
                 let source = ctx.source;
                 if self.game.obj(source).zone != ZoneRef::Battlefield {

@@ -225,6 +225,8 @@ impl FuzzCase {
                     discard: None,
                     targets: Vec::new(),
                     sorcery_speed: false,
+                    from_graveyard: false,
+                    only_during_your: None,
                 }],
                 ..CardDef::default()
             },

@@ -38,6 +38,8 @@ impl Decider for Observed<'_> {
             (Decision::May { about: MayAbout::Mill, .. }, Choice::Bool(true)) => {
                 self.take(step, milled);
             }
+            // The `chose` entry is claimed by the ChooseCard decision that follows.
+            (Decision::May { about: MayAbout::PutOntoBattlefield, .. }, _) => {}
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
                 let id = game.obj(*c).id.clone();
                 self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
@@ -131,6 +133,19 @@ impl Decider for Observed<'_> {
             Decision::May { about: MayAbout::Mill, .. } => {
                 let yes = self.find(step, milled).is_some() && self.alternative(2) == 0;
                 Ok(Choice::Bool(yes && self.take_any(step, milled).is_some()))
+            }
+            // "You may put a card from your hand onto the battlefield": a card of that player's
+            // moved from their hand to the battlefield in the step means yes (the `chose` entry
+            // naming it is read by the choice that follows).
+            Decision::May { player, about: MayAbout::PutOntoBattlefield, .. } => {
+                let hand = format!("{}.hand", name(*player));
+                Ok(Choice::Bool(
+                    self.find(
+                        step,
+                        |e| matches!(e, Event::Moved { from, to, .. } if *from == hand && to == "battlefield"),
+                    )
+                    .is_some(),
+                ))
             }
             Decision::May { card, .. } => {
                 // A `counters` entry for the card means yes — unless it is a later one's (the
