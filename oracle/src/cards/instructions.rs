@@ -589,7 +589,7 @@ pub enum Effect {
     ReturnToOwnersHand(CardRef),
     /// "You may put \[a card of some quality\] from your hand onto the battlefield" (Stoneforge
     /// Mystic): as the ability resolves its controller chooses whether to, and which matching card
-    /// of their hand; it is put onto the battlefield, not cast (601.1: no spell, nothing to
+    /// of their hand; it is put onto the battlefield, not cast (no spell, nothing to
     /// counter), under that player's control. With no matching card, nothing happens.
     PutFromHandOntoBattlefield {
         /// What may be put there.

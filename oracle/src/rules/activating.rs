@@ -1,6 +1,6 @@
 //! CR 602 (activating activated abilities): where an ability may be activated from, the
 //! activation instructions that limit when (602.1b), and the restriction on a creature's {T}
-//! abilities that 302.6 states and 602.5a repeats ("summoning sickness").
+//! abilities that 302.6 states ("summoning sickness").
 
 use crate::cards::def::CardType;
 use crate::cards::instructions::TurnStep;
@@ -80,7 +80,7 @@ pub fn check_only_during_your(
     }
 }
 
-/// 302.6, 602.5a: a creature's ability with {T} in its cost can be activated only if its
+/// 302.6: a creature's ability with {T} in its cost can be activated only if its
 /// controller has controlled the creature continuously since their most recent turn began. The
 /// oracle plays within one turn and has no haste, so what it knows is this: a permanent that was
 /// on the battlefield when the scenario began has been there since the turn began (the scenario
