@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::causes::Causes;
-use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event};
+use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event, zones_match_canonical};
 use crate::rules::verdicts;
 use crate::verdict::{Difference, quoted, quoted_list as list};
 
@@ -21,7 +21,24 @@ fn show(event: &LoggedEvent) -> String {
 /// them.
 pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> Vec<Difference> {
     let want = &expected.outcome;
-    let got = observed.canonical(&expected.fixed);
+    // The observed outcome in canonical form, but for its zones: those are compared in place
+    // (`zones_match_canonical`), and put in canonical form only when they differ.
+    let observed_zones = &observed.zones;
+    let mut got = Outcome {
+        zones: BTreeMap::new(),
+        known: observed.known.clone(),
+        life: observed.life.clone(),
+        counters: observed.counters.clone(),
+        tapped: observed.tapped.clone(),
+        events: observed.events.clone(),
+    }
+    .into_canonical(&expected.fixed);
+    let zones_match = zones_match_canonical(&want.zones, observed_zones, &expected.fixed);
+    if !zones_match {
+        got.zones =
+            Outcome { zones: observed_zones.clone(), ..Outcome::default() }.into_canonical(&expected.fixed).zones;
+    }
+    let got = got;
     let move_clauses = &causes.moves;
     let mut keyed: Vec<(u64, Difference)> = Vec::new();
     // Differences that don't come from one event sort after the events'.
@@ -93,7 +110,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
 
     // Where each card is — only worked out card by card when the zones differ at all, which
     // keeps judging a legal outcome to one comparison of canonical zones.
-    if want.zones != got.zones {
+    if !zones_match {
         zone_differences(want, &got, &expected.fixed, move_clauses, &mut push);
     }
 

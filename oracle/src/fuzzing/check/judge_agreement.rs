@@ -7,7 +7,7 @@ use arbitrary::Unstructured;
 
 use crate::explore::{Exploration, explore};
 use crate::fuzzing::CheckFailure;
-use crate::fuzzing::corrupt::{corruptions, one_listed_twice};
+use crate::fuzzing::corrupt::{corruptions, corruptions_picked, one_listed_twice};
 use crate::fuzzing::decide::{Run, run_with_choices};
 use crate::judge::{Verdict, judge};
 use crate::outcome::concrete::{Membership, concretize};
@@ -111,10 +111,11 @@ pub fn agreement_picked(setup: &Setup, x: &Exploration, choices: &[u8]) -> Resul
     let outcomes: Vec<&LegalOutcome> = x.outcomes.values().collect();
     for i in pick_indices(&mut u, outcomes.len(), OUTCOMES_PER_INPUT) {
         let reported = judged_legal(setup, outcomes[i], i, seed ^ i as u64)?;
-        let all = corruptions(&reported);
-        for j in pick_indices(&mut u, all.len(), CORRUPTIONS_PER_OUTCOME) {
-            let (what, corrupted) = &all[j];
-            agrees_on_corruption(setup, &membership, i, what, corrupted)?;
+        // Only the picked corruptions are built (counted first, then made).
+        let (count, _) = corruptions_picked(&reported, |_| false);
+        let picked = pick_indices(&mut u, count, CORRUPTIONS_PER_OUTCOME);
+        for (what, corrupted) in corruptions_picked(&reported, |j| picked.contains(&j)).1 {
+            agrees_on_corruption(setup, &membership, i, &what, &corrupted)?;
         }
     }
     Ok(())
