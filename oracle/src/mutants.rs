@@ -137,11 +137,21 @@ pub enum Mutant {
     InterveningIfIgnored,
     /// A Phyrexian mana symbol the caster chose to pay with 2 life (107.4f) costs no life.
     PhyrexianLifeNotPaid,
+    /// Cards put from a hand "on top of your library" (Brainstorm) go to its bottom.
+    PutBackOnBottom,
+    /// Fact or Fiction's caster separates the revealed cards into piles, not an opponent.
+    PilesSeparatedByCaster,
+    /// "Exile up to two target cards" (Cease) exiles only the first target card.
+    OnlyFirstTargetCardExiled,
+    /// "Destroy all …" (Desist) destroys indestructible permanents too.
+    DestroyAllIgnoresIndestructible,
+    /// A creature with lethal damage marked on it (Lightning Bolt on a 2/2) stays on the battlefield.
+    LethalDamageIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 45] = [
+    pub const ALL: [Mutant; 50] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -187,6 +197,11 @@ impl Mutant {
         Mutant::TargetControllerIsYou,
         Mutant::InterveningIfIgnored,
         Mutant::PhyrexianLifeNotPaid,
+        Mutant::PutBackOnBottom,
+        Mutant::PilesSeparatedByCaster,
+        Mutant::OnlyFirstTargetCardExiled,
+        Mutant::DestroyAllIgnoresIndestructible,
+        Mutant::LethalDamageIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -237,6 +252,11 @@ impl Mutant {
             Mutant::TargetControllerIsYou => "target-controller-is-you",
             Mutant::InterveningIfIgnored => "intervening-if-ignored",
             Mutant::PhyrexianLifeNotPaid => "phyrexian-life-not-paid",
+            Mutant::PutBackOnBottom => "put-back-on-bottom",
+            Mutant::PilesSeparatedByCaster => "piles-separated-by-caster",
+            Mutant::OnlyFirstTargetCardExiled => "only-first-target-card-exiled",
+            Mutant::DestroyAllIgnoresIndestructible => "destroy-all-ignores-indestructible",
+            Mutant::LethalDamageIgnored => "lethal-damage-ignored",
         }
     }
 
@@ -316,6 +336,17 @@ impl Mutant {
             Mutant::PhyrexianLifeNotPaid => {
                 "a Phyrexian mana symbol paid with life (Surgical Extraction's {B/P}) costs no life"
             }
+            Mutant::PutBackOnBottom => {
+                "Brainstorm puts the two cards from hand on the bottom of the library, not on top"
+            }
+            Mutant::PilesSeparatedByCaster => {
+                "Fact or Fiction's caster separates the revealed cards into piles, not an opponent"
+            }
+            Mutant::OnlyFirstTargetCardExiled => "Cease exiles only its first target card, not up to two",
+            Mutant::LethalDamageIgnored => "a creature with lethal damage (Lightning Bolt on a 2/2) isn't destroyed",
+            Mutant::DestroyAllIgnoresIndestructible => {
+                "Desist (\"destroy all\") destroys indestructible permanents too"
+            }
         }
     }
 
@@ -379,6 +410,11 @@ impl Mutant {
             Mutant::TargetControllerIsYou => "608.2h",
             Mutant::InterveningIfIgnored => "603.4",
             Mutant::PhyrexianLifeNotPaid => "107.4f",
+            Mutant::PutBackOnBottom => "401.4",
+            Mutant::PilesSeparatedByCaster => "700.3",
+            Mutant::OnlyFirstTargetCardExiled => "701.13a",
+            Mutant::DestroyAllIgnoresIndestructible => "702.12b",
+            Mutant::LethalDamageIgnored => "704.5g",
         }
     }
 

@@ -205,6 +205,9 @@ pub struct ObjFlags {
     /// depends on which Agent's replacement applied, a 616.1 choice the oracle doesn't model, so
     /// playing it is refused as unmodelled.
     pub play_permission_unmodelled: bool,
+    /// Damage marked on this permanent (120.3e); the scenario is one turn, so it stays until the
+    /// permanent leaves the battlefield.
+    pub damage: u32,
 }
 
 /// A player's state.
