@@ -532,7 +532,7 @@ pub enum Effect {
     /// dealt damage loses that much life (120.3a); damage dealt to a creature is marked on it
     /// (120.3e), and a creature with damage at least its toughness is destroyed as a state-based
     /// action once the spell has resolved (704.5g). Damage to a planeswalker or battle (counters
-    /// removed, 120.3c–d) is not modelled.
+    /// removed instead) is not modelled.
     DealDamage {
         /// N.
         amount: u32,

@@ -11,7 +11,7 @@ pub fn can_be_dealt_damage(chars: &Chars) -> bool {
 }
 
 /// 120.3e: damage dealt to a creature is marked on it. A planeswalker or battle that isn't also
-/// a creature loses counters instead (120.3c–d), which the oracle doesn't model.
+/// a creature loses counters instead, which the oracle doesn't model.
 pub fn damage_is_marked(chars: &Chars) -> bool {
     chars.types.contains(&CardType::Creature)
 }

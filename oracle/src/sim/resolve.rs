@@ -586,7 +586,9 @@ impl Sim<'_> {
                         if !crate::rules::damage::damage_is_marked(&self.game.obj(obj).chars) {
                             return Err(SimError::Unsupported {
                                 step: self.step,
-                                message: "damage dealt to a planeswalker or a battle (120.3c–d) is not modelled".into(),
+                                message:
+                                    "damage dealt to a planeswalker or a battle (counters removed) is not modelled"
+                                        .into(),
                             });
                         }
                         // 120.3e: marked on the creature; 704.5g decides after the resolution.
