@@ -71,6 +71,14 @@ pub fn options(game: &Game, decision: &Decision, limit: usize) -> Result<Vec<Cho
             permutations(&mut (0..triggers.len()).collect(), 0, &mut out, limit).ok_or_else(too_many)?;
             out.into_iter().map(Choice::Order).collect()
         }
+        // 700.3: one pile of a separation is any set of the cards, none to all.
+        Decision::ChooseCard { options, any_number: true, .. } => {
+            let mut out = Vec::new();
+            for k in 0..=options.len() {
+                combinations(options, k, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
+            }
+            out.into_iter().map(Choice::Cards).collect()
+        }
         Decision::ChooseCard { options, count, .. } if *count != 1 => {
             let mut out = Vec::new();
             combinations(options, *count, 0, &mut Vec::new(), &mut out, limit).ok_or_else(too_many)?;
@@ -278,7 +286,9 @@ impl Decider for FirstLegal {
         Ok(match decision {
             Decision::May { .. } => Choice::Bool(true),
             Decision::OrderTriggers { triggers, .. } => Choice::Order((0..triggers.len()).collect()),
-            Decision::Sacrifice { any_number: true, .. } => Choice::Cards(Vec::new()),
+            Decision::Sacrifice { any_number: true, .. } | Decision::ChooseCard { any_number: true, .. } => {
+                Choice::Cards(Vec::new())
+            }
             Decision::ChooseCard { options, count, .. } if *count != 1 => {
                 Choice::Cards(options.iter().copied().take(*count).collect())
             }

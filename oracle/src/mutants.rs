@@ -143,11 +143,21 @@ pub enum Mutant {
     /// Summoning sickness is ignored: a creature that came under its controller's control this
     /// turn (Stoneforge Mystic) activates a {T} ability.
     SummoningSicknessIgnored,
+    /// Cards put from a hand "on top of your library" (Brainstorm) go to its bottom.
+    PutBackOnBottom,
+    /// Fact or Fiction's caster separates the revealed cards into piles, not an opponent.
+    PilesSeparatedByCaster,
+    /// "Exile up to two target cards" (Cease) exiles only the first target card.
+    OnlyFirstTargetCardExiled,
+    /// "Destroy all …" (Desist) destroys indestructible permanents too.
+    DestroyAllIgnoresIndestructible,
+    /// A creature with lethal damage marked on it (Lightning Bolt on a 2/2) stays on the battlefield.
+    LethalDamageIgnored,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 47] = [
+    pub const ALL: [Mutant; 52] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -195,6 +205,11 @@ impl Mutant {
         Mutant::PhyrexianLifeNotPaid,
         Mutant::ActivateOnlyDuringIgnored,
         Mutant::SummoningSicknessIgnored,
+        Mutant::PutBackOnBottom,
+        Mutant::PilesSeparatedByCaster,
+        Mutant::OnlyFirstTargetCardExiled,
+        Mutant::DestroyAllIgnoresIndestructible,
+        Mutant::LethalDamageIgnored,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -247,6 +262,11 @@ impl Mutant {
             Mutant::PhyrexianLifeNotPaid => "phyrexian-life-not-paid",
             Mutant::ActivateOnlyDuringIgnored => "activate-only-during-ignored",
             Mutant::SummoningSicknessIgnored => "summoning-sickness-ignored",
+            Mutant::PutBackOnBottom => "put-back-on-bottom",
+            Mutant::PilesSeparatedByCaster => "piles-separated-by-caster",
+            Mutant::OnlyFirstTargetCardExiled => "only-first-target-card-exiled",
+            Mutant::DestroyAllIgnoresIndestructible => "destroy-all-ignores-indestructible",
+            Mutant::LethalDamageIgnored => "lethal-damage-ignored",
         }
     }
 
@@ -332,6 +352,17 @@ impl Mutant {
             Mutant::SummoningSicknessIgnored => {
                 "summoning sickness is ignored: a creature that entered this turn activates a {T} ability"
             }
+            Mutant::PutBackOnBottom => {
+                "Brainstorm puts the two cards from hand on the bottom of the library, not on top"
+            }
+            Mutant::PilesSeparatedByCaster => {
+                "Fact or Fiction's caster separates the revealed cards into piles, not an opponent"
+            }
+            Mutant::OnlyFirstTargetCardExiled => "Cease exiles only its first target card, not up to two",
+            Mutant::LethalDamageIgnored => "a creature with lethal damage (Lightning Bolt on a 2/2) isn't destroyed",
+            Mutant::DestroyAllIgnoresIndestructible => {
+                "Desist (\"destroy all\") destroys indestructible permanents too"
+            }
         }
     }
 
@@ -397,6 +428,11 @@ impl Mutant {
             Mutant::PhyrexianLifeNotPaid => "107.4f",
             Mutant::ActivateOnlyDuringIgnored => "602.1b",
             Mutant::SummoningSicknessIgnored => "302.6",
+            Mutant::PutBackOnBottom => "401.4",
+            Mutant::PilesSeparatedByCaster => "700.3",
+            Mutant::OnlyFirstTargetCardExiled => "701.13a",
+            Mutant::DestroyAllIgnoresIndestructible => "702.12b",
+            Mutant::LethalDamageIgnored => "704.5g",
         }
     }
 

@@ -142,6 +142,10 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
     };
     Some(match decision {
         Decision::May { .. } => mk(OfferKind::May, Vec::new(), None, None, false),
+        // 700.3: a pile may hold none to all of the cards.
+        Decision::ChooseCard { options, any_number: true, .. } => {
+            mk(OfferKind::Choose, ids(options), Some(0), Some(options.len()), false)
+        }
         Decision::ChooseCard { options, count, .. } if *count != 1 => {
             mk(OfferKind::Choose, ids(options), Some(*count), Some(*count), options.len() <= *count)
         }

@@ -257,6 +257,7 @@ impl Decider for Chooser {
         Ok(match decision {
             Decision::May { .. } => Choice::Bool(true),
             Decision::OrderTriggers { triggers, .. } => Choice::Order((0..triggers.len()).collect()),
+            Decision::ChooseCard { any_number: true, .. } => Choice::Cards(Vec::new()),
             Decision::ChooseCard { options, count, .. } if *count != 1 => {
                 Choice::Cards(options.iter().copied().take(*count).collect())
             }

@@ -103,6 +103,7 @@ const EXPECTED_CLAUSES: &[&str] = &[
     "702.61a", "702.61b", //
     "709.1", "709.2", "709.3", "709.3a", "709.3b", "709.3c", "709.4", "709.4a", "709.4b", "709.4c", "709.4d", "502.3",
     "502.4", "503.1a", "504.1", "504.2", "603.2b", "603.2e", "603.2g", "603.4", "113.6", "302.6", "602.1b",
+    "502.4", "503.1a", "504.1", "504.2", "603.2b", "603.2e", "603.2g", "603.4", "120.3a", "120.3e", "704.5g", "700.3",
 ];
 
 /// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, 101.4d (no effect
@@ -115,6 +116,7 @@ const EXPECTED_OUT_OF_SCOPE: &[&str] = &[
     "101.4d", //
     "400.7a", "400.7b", "400.7c", "400.7d", "400.7f", "400.7k", "400.7m",  //
     "702.53b", //
+    "120.3c", "120.3d", //
     "701.8b", "701.8c", "702.61c", //
     "709.5", "709.5a", "709.5b", "709.5c", "709.5d", "709.5e", "709.5f", "709.5g", "709.5h", "709.5i", "709.5j",
 ];
@@ -165,6 +167,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=1).map(|n| format!("G012-{n:02}")))
         .chain((1..=2).map(|n| format!("X012-{n:02}")))
         .chain((1..=1).map(|n| format!("V013-{n:02}")))
+        .chain((1..=2).map(|n| format!("F013-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

@@ -57,6 +57,9 @@ pub enum Target {
     OpponentsPermanent(Filter),
     /// A spell on the stack matching the filter (Counterspell).
     Spell(Filter),
+    /// "any target" (Lightning Bolt): a player, or a creature, planeswalker or battle on the
+    /// battlefield (115.4).
+    Any,
     /// A card matching the filter in the graveyard of the spell's or ability's controller.
     CardInYourGraveyard(Filter),
     /// "any number of target cards from their graveyard": cards matching the filter in the
@@ -70,6 +73,17 @@ pub enum Target {
     /// targets is chosen as the spell is cast, and one object can't be chosen twice for one
     /// "target"). Written last among a spell's targets; it covers every target after the others.
     UpToCardsInYourGraveyard {
+        /// N.
+        count: u32,
+        /// The quality.
+        #[serde(default)]
+        filter: Filter,
+    },
+    /// "up to N target \[quality\] cards from a single graveyard" (Cease): from zero to N different
+    /// cards matching the filter, all in one graveyard, whichever player's it is (601.2c: checked
+    /// as the targets are chosen). Written last among a spell's targets, like
+    /// `up_to_cards_in_your_graveyard`; it covers every target after the others.
+    UpToCardsFromASingleGraveyard {
         /// N.
         count: u32,
         /// The quality.
@@ -140,6 +154,7 @@ pub fn describe_target(t: &Target) -> String {
         Target::Permanent(f) if f.is_quantity_only() => "a permanent".into(),
         Target::Permanent(f) => format!("a permanent that is {}", describe_filter(f)),
         Target::Player => "a player".into(),
+        Target::Any => "any target (a player, or a creature, planeswalker or battle)".into(),
         Target::Opponent => "an opponent of the caster".into(),
         Target::OpponentsPermanent(f) => format!("a permanent an opponent controls that is {}", describe_filter(f)),
         Target::Spell(f) if f.is_quantity_only() => "a spell".into(),
@@ -151,6 +166,9 @@ pub fn describe_target(t: &Target) -> String {
         Target::CardInAGraveyard(f) => format!("a card in a graveyard that is {}", describe_filter(f)),
         Target::UpToCardsInYourGraveyard { count, filter } => {
             format!("up to {count} different cards in your graveyard that are {}", describe_filter(filter))
+        }
+        Target::UpToCardsFromASingleGraveyard { count, filter } => {
+            format!("up to {count} different cards from a single graveyard that are {}", describe_filter(filter))
         }
     }
 }
@@ -474,6 +492,27 @@ pub enum Effect {
         /// How many.
         count: u32,
     },
+    /// "Reveal the top N cards of your library. An opponent separates those cards into two piles.
+    /// Put one pile into your hand and the other into your graveyard." (Fact or Fiction): the
+    /// controller reveals the top N cards (701.20a; all of them with fewer); while they stay in
+    /// the library, the opponent puts each of them into exactly one of two piles, either of which
+    /// may be empty (700.3); the controller then chooses which pile goes to their hand, and the
+    /// other goes to their graveyard. With more than one opponent, which one separates is the
+    /// controller's choice, not modelled.
+    RevealTopOpponentSeparatesPiles {
+        /// N.
+        count: u32,
+    },
+    /// "Put N cards from your hand on top of your library in any order" (Brainstorm): the player
+    /// chooses N cards of their hand — all of them when they hold fewer (609.3) — and puts them on
+    /// top of their own library at the same time, in an order they choose that nobody else sees
+    /// (401.4). Only they know those cards there.
+    PutCardsFromHandOnTop {
+        /// Who puts the cards back (their hand, their library).
+        player: PlayerRef,
+        /// N.
+        count: u32,
+    },
     /// Shuffle an object into its owner's library; the library is shuffled even if the object
     /// isn't where it was expected (CR 701.24c).
     ShuffleInto(CardRef),
@@ -489,6 +528,22 @@ pub enum Effect {
     /// still in a graveyard as the same object goes to its owner's hand; one that left is an
     /// illegal target and is left alone (608.2b).
     ReturnTargetCardsToHand,
+    /// "\[This\] deals N damage to any target" (Lightning Bolt), to the first target: a player
+    /// dealt damage loses that much life (120.3a); damage dealt to a creature is marked on it
+    /// (120.3e), and a creature with damage at least its toughness is destroyed as a state-based
+    /// action once the spell has resolved (704.5g). Damage to a planeswalker or battle (counters
+    /// removed instead) is not modelled.
+    DealDamage {
+        /// N.
+        amount: u32,
+    },
+    /// "Exile target cards" (Cease): every card target still in a graveyard as the same object is
+    /// exiled (701.13a); one that left is an illegal target and is left alone (608.2b).
+    ExileTargetCards,
+    /// "Destroy all \[quality\] permanents" (Desist: artifacts and enchantments): every permanent
+    /// on the battlefield matching the filter is destroyed, all at the same time (701.8a); an
+    /// indestructible one stays (702.12b).
+    DestroyAll(Filter),
     /// Exile an object until the source leaves the battlefield (CR 610.3).
     ExileUntilSourceLeaves(CardRef),
     /// A player gains life.

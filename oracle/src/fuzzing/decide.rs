@@ -148,6 +148,10 @@ impl ByteDecider<'_> {
             Decision::May { .. } => Choice::Bool(self.pick(2) == 0),
             // Gifts Ungiven's opponent chooses `count` cards; Scapeshift sacrifices any number
             // (none too); otherwise one card.
+            Decision::ChooseCard { options, any_number: true, .. } => {
+                let how_many = self.pick(options.len() + 1);
+                Choice::Cards(self.distinct(options, how_many))
+            }
             Decision::ChooseCard { options, count, .. } => {
                 if options.is_empty() {
                     return Err(none());

@@ -209,6 +209,9 @@ pub struct ObjFlags {
     /// since the turn began (302.6); a permanent the scenario starts with on the battlefield has
     /// been there since the turn began.
     pub entered_this_turn: bool,
+    /// Damage marked on this permanent (120.3e); the scenario is one turn, so it stays until the
+    /// permanent leaves the battlefield.
+    pub damage: u32,
 }
 
 /// A player's state.

@@ -343,6 +343,16 @@ pub fn check_phyrexian_life(cost: Option<&str>, paid_with_life: u32, life: i32) 
     Ok(amount)
 }
 
+/// 601.2c: targets "from a single graveyard" (Cease) must all be cards in the same graveyard as
+/// they are chosen; none, or one, always is.
+pub fn check_single_graveyard(game: &Game, cards: &[ObjId]) -> Result<(), Violation> {
+    let zones: Vec<ZoneRef> = cards.iter().map(|&c| game.obj(c).zone).collect();
+    if zones.iter().any(|z| !matches!(z, ZoneRef::Graveyard(_))) || zones.windows(2).any(|w| w[0] != w[1]) {
+        return Err(Violation::new("601.2c", "the target cards must all be in a single graveyard"));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{check_activation_timing, check_phyrexian_life, phyrexian_symbols};

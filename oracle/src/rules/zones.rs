@@ -147,3 +147,46 @@ pub fn arrange_placed_at_once(game: &mut Game, player: PlayerId, top: usize, bot
     shape.group_top(top);
     shape.group_bottom(bottom, len);
 }
+
+/// "Put N cards from your hand on top of your library" (Brainstorm): how many cards the player
+/// must put back — N, or every card of their hand when they hold fewer, since an instruction that
+/// can't be followed in full is followed as far as it can be (609.3).
+pub fn cards_to_put_back(hand: usize, n: u32) -> usize {
+    hand.min(n as usize)
+}
+
+/// 401.4 with 609.3: the cards chosen to be put back must be `count` different cards of the
+/// player's hand (`hand`).
+pub fn check_put_back(chosen: &[ObjId], hand: &[ObjId], count: usize) -> Result<(), crate::rules::Violation> {
+    let mut distinct = chosen.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() != chosen.len() || chosen.len() != count || chosen.iter().any(|c| !hand.contains(c)) {
+        return Err(crate::rules::Violation::new(
+            "609.3",
+            format!("{count} different card(s) of the hand must be put back, not {} of them", chosen.len()),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod put_back_tests {
+    use super::{cards_to_put_back, check_put_back};
+
+    #[test]
+    fn two_cards_or_the_whole_smaller_hand() {
+        assert_eq!(cards_to_put_back(5, 2), 2);
+        assert_eq!(cards_to_put_back(2, 2), 2);
+        assert_eq!(cards_to_put_back(1, 2), 1, "609.3: as many as possible");
+        assert_eq!(cards_to_put_back(0, 2), 0);
+    }
+
+    #[test]
+    fn the_chosen_cards_must_be_that_many_different_cards_of_the_hand() {
+        assert!(check_put_back(&[1, 2], &[1, 2, 3], 2).is_ok());
+        assert_eq!(check_put_back(&[1, 1], &[1, 2, 3], 2).map_err(|v| v.clause), Err("609.3"));
+        assert_eq!(check_put_back(&[1], &[1, 2, 3], 2).map_err(|v| v.clause), Err("609.3"));
+        assert_eq!(check_put_back(&[1, 4], &[1, 2, 3], 2).map_err(|v| v.clause), Err("609.3"));
+    }
+}

@@ -367,8 +367,14 @@ impl Sim<'_> {
                 other => other,
             })
             .collect();
-        let variable =
-            matches!(wanted.last(), Some(Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. }));
+        let variable = matches!(
+            wanted.last(),
+            Some(
+                Target::GraveyardCards(_)
+                    | Target::UpToCardsInYourGraveyard { .. }
+                    | Target::UpToCardsFromASingleGraveyard { .. }
+            )
+        );
         if (!variable && wanted.len() != targets.len()) || (variable && targets.len() + 1 < wanted.len()) {
             return Err(self.invalid(format!(
                 "{name} needs {} target(s) but the step gives {}",
@@ -377,7 +383,10 @@ impl Sim<'_> {
             )));
         }
         // 601.2c: "up to N targets" — at most N, each a different object.
-        if let Some(Target::UpToCardsInYourGraveyard { count, .. }) = wanted.last() {
+        if let Some(
+            Target::UpToCardsInYourGraveyard { count, .. } | Target::UpToCardsFromASingleGraveyard { count, .. },
+        ) = wanted.last()
+        {
             let chosen = &targets[wanted.len() - 1..];
             let repeated = chosen.iter().enumerate().any(|(i, t)| chosen[..i].contains(t));
             if chosen.len() > *count as usize || repeated {
@@ -385,6 +394,19 @@ impl Sim<'_> {
                     "{name} takes up to {count} different cards as its last targets, not {}",
                     self.describe_targets(chosen)
                 )));
+            }
+        }
+        // 601.2c: "from a single graveyard" — the chosen cards share one graveyard.
+        if let Some(Target::UpToCardsFromASingleGraveyard { .. }) = wanted.last() {
+            let cards: Vec<ObjId> = targets[wanted.len() - 1..]
+                .iter()
+                .filter_map(|t| match t {
+                    TargetChoice::Obj(o, _) => Some(*o),
+                    TargetChoice::Player(_) => None,
+                })
+                .collect();
+            if let Err(v) = crate::rules::casting::check_single_graveyard(&self.game, &cards) {
+                return Err(self.invalid(format!("{name}: {v}")));
             }
         }
         for (i, t) in targets.iter().enumerate() {
@@ -703,7 +725,17 @@ impl Sim<'_> {
                 let o = self.game.obj(obj);
                 o.zone == ZoneRef::Graveyard(controller) && o.object_no == no && matches(&o.chars, filter, None)
             }
-            (Target::Player, TargetChoice::Player(_)) => true,
+            (Target::UpToCardsFromASingleGraveyard { filter, .. }, TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                matches!(o.zone, ZoneRef::Graveyard(_)) && o.object_no == no && matches(&o.chars, filter, None)
+            }
+            (Target::Player | Target::Any, TargetChoice::Player(_)) => true,
+            (Target::Any, TargetChoice::Obj(obj, no)) => {
+                let o = self.game.obj(obj);
+                o.zone == ZoneRef::Battlefield
+                    && o.object_no == no
+                    && crate::rules::damage::can_be_dealt_damage(&o.chars)
+            }
             (Target::Opponent, TargetChoice::Player(p)) => p != controller,
             _ => false,
         }
@@ -734,6 +766,17 @@ impl Sim<'_> {
             for prefix in &combos {
                 let singles: Vec<Vec<TargetChoice>> = match spec {
                     Target::Player => (0..n).map(|p| vec![TargetChoice::Player(p)]).collect(),
+                    Target::Any => (0..n)
+                        .map(TargetChoice::Player)
+                        .chain(
+                            self.game
+                                .zone(ZoneRef::Battlefield)
+                                .iter()
+                                .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no)),
+                        )
+                        .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                        .map(|t| vec![t])
+                        .collect(),
                     Target::Opponent => {
                         opponents(controller, n).into_iter().map(|p| vec![TargetChoice::Player(p)]).collect()
                     }
@@ -791,6 +834,21 @@ impl Sim<'_> {
                             .filter(|t| self.target_legal(spec, *t, controller, prefix))
                             .collect();
                         target_subsets(&cards, *count as usize)?
+                    }
+                    // 601.2c: the cards come from one graveyard, so each graveyard's subsets.
+                    Target::UpToCardsFromASingleGraveyard { count, .. } => {
+                        let mut all = vec![Vec::new()];
+                        for p in 0..n {
+                            let cards: Vec<TargetChoice> = self
+                                .game
+                                .zone(ZoneRef::Graveyard(p))
+                                .iter()
+                                .map(|&o| TargetChoice::Obj(o, self.game.obj(o).object_no))
+                                .filter(|t| self.target_legal(spec, *t, controller, prefix))
+                                .collect();
+                            all.extend(target_subsets(&cards, *count as usize)?.into_iter().filter(|s| !s.is_empty()));
+                        }
+                        all
                     }
                 };
                 // "another target": never the ability's own source.
@@ -904,9 +962,11 @@ fn target_subsets(cards: &[TargetChoice], most: usize) -> Result<Vec<Vec<TargetC
 /// covers every target after the fixed ones.
 pub(crate) fn spec_for(specs: &[Target], i: usize) -> &Target {
     match specs.last() {
-        Some(last @ (Target::GraveyardCards(_) | Target::UpToCardsInYourGraveyard { .. })) if i + 1 >= specs.len() => {
-            last
-        }
+        Some(
+            last @ (Target::GraveyardCards(_)
+            | Target::UpToCardsInYourGraveyard { .. }
+            | Target::UpToCardsFromASingleGraveyard { .. }),
+        ) if i + 1 >= specs.len() => last,
         _ => &specs[i.min(specs.len().saturating_sub(1))],
     }
 }

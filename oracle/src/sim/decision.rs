@@ -109,6 +109,9 @@ pub enum MayAbout {
     Mill,
     /// "You may put [a card] from your hand onto the battlefield" (Stoneforge Mystic; 608.2d).
     PutOntoBattlefield,
+    /// Whether the pile holding the card goes to the player's hand (the other to their
+    /// graveyard): Fact or Fiction's choice between two piles (700.3).
+    PileToHand,
 }
 
 impl MayAbout {
@@ -121,6 +124,7 @@ impl MayAbout {
             MayAbout::PayLife => "pay_life",
             MayAbout::Mill => "mill",
             MayAbout::PutOntoBattlefield => "put_onto_battlefield",
+            MayAbout::PileToHand => "pile_to_hand",
         }
     }
 }
@@ -172,6 +176,9 @@ pub enum Decision {
         options: Vec<ObjId>,
         /// How many, at most the number of options.
         count: usize,
+        /// Any number of the options, none to all, rather than `count` of them (an opponent
+        /// separating revealed cards into two piles, 700.3: the cards of one pile).
+        any_number: bool,
     },
     /// Choose a permanent to sacrifice, answered with `Cards` holding one of `options`; with
     /// `any_number` ("sacrifice any number of lands", 107.1c), any set of them, none included.

@@ -287,7 +287,8 @@ impl Sim<'_> {
                 ctx.chosen = None;
                 ctx.chosen_names = None;
                 if !options.is_empty() {
-                    let decision = Decision::ChooseCard { player: chooser, options: options.clone(), count: 1 };
+                    let decision =
+                        Decision::ChooseCard { player: chooser, options: options.clone(), count: 1, any_number: false };
                     let card = self.one_of(&decision, &options, "a card that can be chosen")?;
                     ctx.chosen = Some(card);
                     ctx.chosen_names = Some(self.game.obj(card).chars.names.clone());
@@ -422,6 +423,98 @@ impl Sim<'_> {
                     self.rule_decision("701.20d", cards.clone());
                 }
             }
+            Effect::RevealTopOpponentSeparatesPiles { count } => {
+                let p = ctx.controller;
+                let cards = self.top_cards(p, *count as usize, "reveal")?;
+                self.reveal_cards(p, &cards, "701.20a");
+                if cards.is_empty() {
+                    return Ok(());
+                }
+                let separator = match opponents(p, self.game.players.len()).as_slice() {
+                    // Mutant `piles-separated-by-caster`: the caster makes the piles.
+                    [_] if self.bug(Mutant::PilesSeparatedByCaster) => p,
+                    [only] => *only,
+                    [] => return Ok(()),
+                    _ => {
+                        return Err(SimError::Unsupported {
+                            step: self.step,
+                            message: "choosing which opponent separates the piles is not modelled".into(),
+                        });
+                    }
+                };
+                // 700.3: the opponent makes one pile; the other cards are the other pile.
+                let decision =
+                    Decision::ChooseCard { player: separator, options: cards.clone(), count: 0, any_number: true };
+                let pile = match self.decide(&decision)? {
+                    Choice::Cards(c) => c,
+                    other => {
+                        let listed = cards.iter().map(|&o| self.id(o)).collect();
+                        let v = Violation::new("700.3", format!("`{other:?}` is not a pile of the revealed cards"));
+                        return Err(self.illegal(v, listed));
+                    }
+                };
+                let (first, second) = match crate::rules::piles::separate(&cards, &pile) {
+                    Ok(piles) => piles,
+                    Err(v) => {
+                        let listed = cards.iter().map(|&o| self.id(o)).collect();
+                        return Err(self.illegal(v, listed));
+                    }
+                };
+                for &c in &first {
+                    let (player, card) = (self.pname(separator), self.id(c));
+                    self.emit(Event::Chose { player, card }, "700.3");
+                }
+                // The caster's choice names a card of a pile that isn't empty.
+                let named_is_first = !first.is_empty();
+                let named = if named_is_first { first.first() } else { second.first() };
+                let decision = Decision::May { player: p, about: MayAbout::PileToHand, card: named.copied() };
+                let (to_hand, to_graveyard) =
+                    if self.yes_no(&decision)? == named_is_first { (first, second) } else { (second, first) };
+                let everyone = self.game.everyone();
+                self.at_once(|sim| {
+                    for &c in &to_hand {
+                        sim.move_card(c, ZoneRef::Hand(p), Position::Top, everyone, "700.3");
+                    }
+                    for &c in &to_graveyard {
+                        sim.put_into_graveyard(c, false, "700.3");
+                    }
+                });
+            }
+            Effect::PutCardsFromHandOnTop { player, count } => {
+                for p in self.players(ctx, *player)? {
+                    let hand = self.game.zone(ZoneRef::Hand(p)).to_vec();
+                    let n = crate::rules::zones::cards_to_put_back(hand.len(), *count);
+                    if n == 0 {
+                        continue;
+                    }
+                    let decision =
+                        Decision::ChooseCard { player: p, options: hand.clone(), count: n, any_number: false };
+                    let picked = match self.decide(&decision)? {
+                        Choice::Cards(c) => c,
+                        other => {
+                            let listed = hand.iter().map(|&o| self.id(o)).collect();
+                            let v = Violation::new("609.3", format!("`{other:?}` is not a set of cards of the hand"));
+                            return Err(self.illegal(v, listed));
+                        }
+                    };
+                    if let Err(v) = crate::rules::zones::check_put_back(&picked, &hand, n) {
+                        let listed = hand.iter().map(|&o| self.id(o)).collect();
+                        return Err(self.illegal(v, listed));
+                    }
+                    for &c in &picked {
+                        let (player, card) = (self.pname(p), self.id(c));
+                        self.emit(Event::Chose { player, card }, "608.2d");
+                    }
+                    // Mutant `put-back-on-bottom`: the cards go to the bottom of the library.
+                    let at = if self.bug(Mutant::PutBackOnBottom) { Position::Bottom } else { Position::Top };
+                    // 401.4: put there at the same time, in an order only their owner knows.
+                    self.at_once(|sim| {
+                        for &c in &picked {
+                            sim.move_card(c, ZoneRef::Library(p), at, bit(p), "401.4");
+                        }
+                    });
+                }
+            }
             Effect::ShuffleInto(r) => {
                 let owner = match r {
                     CardRef::This => self.game.obj(ctx.source).owner,
@@ -481,6 +574,61 @@ impl Sim<'_> {
                     if crate::rules::zones::is_public(o.zone) && self.game.zone(o.zone).contains(&obj) {
                         ctx.follow(obj, o.object_no);
                     }
+                }
+            }
+            Effect::DealDamage { amount } => match ctx.targets.first().copied() {
+                // 120.3a: damage dealt to a player makes them lose that much life.
+                Some(TargetChoice::Player(p)) => self.lose_life(p, *amount, "120.3a"),
+                Some(TargetChoice::Obj(..)) => {
+                    if let Some(obj) = self.object(ctx, CardRef::Target)
+                        && self.game.obj(obj).zone == ZoneRef::Battlefield
+                    {
+                        if !crate::rules::damage::damage_is_marked(&self.game.obj(obj).chars) {
+                            return Err(SimError::Unsupported {
+                                step: self.step,
+                                message:
+                                    "damage dealt to a planeswalker or a battle (counters removed) is not modelled"
+                                        .into(),
+                            });
+                        }
+                        // 120.3e: marked on the creature; 704.5g decides after the resolution.
+                        let o = &mut self.game.objs[obj];
+                        o.flags.damage = o.flags.damage.saturating_add(*amount);
+                    }
+                }
+                None => {}
+            },
+            Effect::ExileTargetCards => {
+                // 608.2b: a target that left its graveyard (a new object, 400.7) is illegal and
+                // stays where it is; the others are exiled.
+                let mut cards = self.target_cards_still_in_a_graveyard(&ctx.targets, None);
+                // Mutant `only-first-target-card-exiled`: the other target cards stay.
+                if self.bug(Mutant::OnlyFirstTargetCardExiled) {
+                    cards.truncate(1);
+                }
+                for c in cards {
+                    self.move_card(c, ZoneRef::Exile, Position::Top, 0, "701.13a");
+                }
+            }
+            Effect::DestroyAll(filter) => {
+                // 701.8a: every matching permanent is destroyed at the same time; 702.12b: an
+                // indestructible one stays.
+                let matching: Vec<ObjId> = self
+                    .game
+                    .zone(ZoneRef::Battlefield)
+                    .iter()
+                    .copied()
+                    .filter(|&o| matches(&self.game.obj(o).chars, filter, None))
+                    .collect();
+                // Mutant `destroy-all-ignores-indestructible`: indestructible permanents are destroyed too.
+                let ignores = self.bug(Mutant::DestroyAllIgnoresIndestructible);
+                let (destroyed, kept): (Vec<ObjId>, Vec<ObjId>) =
+                    matching.into_iter().partition(|&o| ignores || crate::rules::destroy::is_destroyed(&self.game, o));
+                if !kept.is_empty() {
+                    self.rule_decision("702.12b", kept);
+                }
+                if !destroyed.is_empty() {
+                    self.put_into_graveyards_at_once(&destroyed, "701.8a");
                 }
             }
             Effect::Destroy(r) => {
@@ -662,7 +810,8 @@ impl Sim<'_> {
                     if options.is_empty() {
                         continue;
                     }
-                    let decision = Decision::ChooseCard { player: p, options: options.clone(), count: 1 };
+                    let decision =
+                        Decision::ChooseCard { player: p, options: options.clone(), count: 1, any_number: false };
                     let card = self.one_of(&decision, &options, "a card they own in exile (406.4)")?;
                     let (player, id) = (self.pname(p), self.id(card));
                     self.emit(Event::Chose { player, card: id }, "406.4");
@@ -735,7 +884,7 @@ impl Sim<'_> {
                 if !self.yes_no(&may)? {
                     return Ok(());
                 }
-                let decision = Decision::ChooseCard { player, options: options.clone(), count: 1 };
+                let decision = Decision::ChooseCard { player, options: options.clone(), count: 1, any_number: false };
                 let card = self.one_of(&decision, &options, "a card of that kind in their hand")?;
                 let (pname, id) = (self.pname(player), self.id(card));
                 self.emit(Event::Chose { player: pname, card: id }, "608.2d");

@@ -376,7 +376,7 @@ impl Sim<'_> {
                 self.player(ctx, crate::cards::instructions::PlayerRef::TargetPlayer)?
             };
             let count = crate::rules::search::split_choice_count(n, cards.len());
-            let decision = Decision::ChooseCard { player: chooser, options: cards.clone(), count };
+            let decision = Decision::ChooseCard { player: chooser, options: cards.clone(), count, any_number: false };
             let picked = match self.decide(&decision)? {
                 Choice::Cards(c) => c,
                 other => {

@@ -237,8 +237,34 @@ impl Sim<'_> {
                 }
             }
         }
+        self.destroy_lethally_damaged()?;
         self.apply_reveal_statics()?;
         self.flush_triggers()
+    }
+
+    /// 704.5g, a state-based action checked once the resolution is over: every creature with
+    /// lethal damage marked on it is destroyed, all at the same time (704.3); an indestructible
+    /// one stays (702.12b).
+    pub(crate) fn destroy_lethally_damaged(&mut self) -> Result<(), SimError> {
+        let mut doomed = Vec::new();
+        for &o in self.game.zone(ZoneRef::Battlefield) {
+            let obj = self.game.obj(o);
+            if obj.flags.damage == 0 {
+                continue;
+            }
+            let lethal = crate::rules::damage::has_lethal_damage(obj).ok_or_else(|| SimError::Unsupported {
+                step: self.step,
+                message: format!("{} has no printed toughness the oracle can read", obj.id),
+            })?;
+            // Mutant `lethal-damage-ignored`: the creature stays.
+            if lethal && crate::rules::destroy::is_destroyed(&self.game, o) && !self.bug(Mutant::LethalDamageIgnored) {
+                doomed.push(o);
+            }
+        }
+        if !doomed.is_empty() {
+            self.put_into_graveyards_at_once(&doomed, "704.5g");
+        }
+        Ok(())
     }
 
     /// Removes a spell from the stack without resolving it (countered, 701.6a).

@@ -40,6 +40,7 @@ impl Decider for Observed<'_> {
             }
             // The `chose` entry is claimed by the ChooseCard decision that follows.
             (Decision::May { about: MayAbout::PutOntoBattlefield, .. }, _) => {}
+            (Decision::May { about: MayAbout::PileToHand, .. }, _) => {}
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
                 let id = game.obj(*c).id.clone();
                 self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
@@ -146,6 +147,14 @@ impl Decider for Observed<'_> {
                     )
                     .is_some(),
                 ))
+            }
+            // 700.3: the pile holding the card went to the player's hand when the log moves that
+            // card there in this step.
+            Decision::May { player, about: MayAbout::PileToHand, card: Some(c) } => {
+                let id = game.obj(*c).id.clone();
+                let hand = format!("{}.hand", name(*player));
+                let to_hand = |e: &Event| matches!(e, Event::Moved { card, to, .. } if *card == id && *to == hand);
+                Ok(Choice::Bool(self.find(step, to_hand).is_some()))
             }
             Decision::May { card, .. } => {
                 // A `counters` entry for the card means yes — unless it is a later one's (the
@@ -277,7 +286,23 @@ impl Decider for Observed<'_> {
             }
             // Several cards: the player's `chose` entries of this step naming options, `count` of
             // them; any not reported are taken from the options, and the comparison names them.
-            Decision::ChooseCard { player, options, count } if *count != 1 => {
+            // 700.3: every `chose` entry of this player in this step naming one of the cards is in
+            // the pile they made (an empty pile is a choice too).
+            Decision::ChooseCard { player, options, any_number: true, .. } => {
+                let who = name(*player);
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let taken = self.take_some(
+                    step,
+                    options.len(),
+                    |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)),
+                );
+                let picked = self.cards_named(game, step, &taken, |e| match e {
+                    Event::Chose { card, .. } => Some(card),
+                    _ => None,
+                })?;
+                Ok(Choice::Cards(picked))
+            }
+            Decision::ChooseCard { player, options, count, .. } if *count != 1 => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
                 let taken = self.take_some(
