@@ -137,11 +137,21 @@ pub enum Mutant {
     InterveningIfIgnored,
     /// A Phyrexian mana symbol the caster chose to pay with 2 life (107.4f) costs no life.
     PhyrexianLifeNotPaid,
+    /// Panglacial Wurm may be cast from anywhere in the library being searched, also below the
+    /// top N cards a search limited by Aven Mindcensor covers (701.23f).
+    WurmCastOutsideSearchWindow,
+    /// A wish (Burning Wish: "reveal a card you own from outside the game") is treated as a
+    /// search: a "can't search libraries" effect on the player (Stranglehold) stops it.
+    WishStoppedBySearchBan,
+    /// "Lose half your life, rounded up" (Doomsday) rounds an odd life total down.
+    HalfLifeRoundedDown,
+    /// Doomsday's "exile the rest" exiles the rest of the library but leaves the graveyard.
+    ExileRestSparesGraveyard,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 45] = [
+    pub const ALL: [Mutant; 49] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -187,6 +197,10 @@ impl Mutant {
         Mutant::TargetControllerIsYou,
         Mutant::InterveningIfIgnored,
         Mutant::PhyrexianLifeNotPaid,
+        Mutant::WurmCastOutsideSearchWindow,
+        Mutant::WishStoppedBySearchBan,
+        Mutant::HalfLifeRoundedDown,
+        Mutant::ExileRestSparesGraveyard,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -237,6 +251,10 @@ impl Mutant {
             Mutant::TargetControllerIsYou => "target-controller-is-you",
             Mutant::InterveningIfIgnored => "intervening-if-ignored",
             Mutant::PhyrexianLifeNotPaid => "phyrexian-life-not-paid",
+            Mutant::WurmCastOutsideSearchWindow => "wurm-cast-outside-search-window",
+            Mutant::WishStoppedBySearchBan => "wish-stopped-by-search-ban",
+            Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
+            Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
         }
     }
 
@@ -316,6 +334,14 @@ impl Mutant {
             Mutant::PhyrexianLifeNotPaid => {
                 "a Phyrexian mana symbol paid with life (Surgical Extraction's {B/P}) costs no life"
             }
+            Mutant::WurmCastOutsideSearchWindow => {
+                "Panglacial Wurm is cast from below the top N cards that an Aven Mindcensor search covers"
+            }
+            Mutant::WishStoppedBySearchBan => {
+                "Burning Wish is treated as a search: Stranglehold (\"can't search libraries\") stops it"
+            }
+            Mutant::HalfLifeRoundedDown => "Doomsday's \"lose half your life, rounded up\" rounds an odd total down",
+            Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
         }
     }
 
@@ -379,6 +405,10 @@ impl Mutant {
             Mutant::TargetControllerIsYou => "608.2h",
             Mutant::InterveningIfIgnored => "603.4",
             Mutant::PhyrexianLifeNotPaid => "107.4f",
+            Mutant::WurmCastOutsideSearchWindow => "601.3",
+            Mutant::WishStoppedBySearchBan => "400.11",
+            Mutant::HalfLifeRoundedDown => "107.1a",
+            Mutant::ExileRestSparesGraveyard => "701.13a",
         }
     }
 
