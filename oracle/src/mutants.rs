@@ -153,11 +153,21 @@ pub enum Mutant {
     DestroyAllIgnoresIndestructible,
     /// A creature with lethal damage marked on it (Lightning Bolt on a 2/2) stays on the battlefield.
     LethalDamageIgnored,
+    /// Panglacial Wurm may be cast from anywhere in the library being searched, also below the
+    /// top N cards a search limited by Aven Mindcensor covers (701.23f).
+    WurmCastOutsideSearchWindow,
+    /// A wish (Burning Wish: "reveal a card you own from outside the game") is treated as a
+    /// search: a "can't search libraries" effect on the player (Stranglehold) stops it.
+    WishStoppedBySearchBan,
+    /// "Lose half your life, rounded up" (Doomsday) rounds an odd life total down.
+    HalfLifeRoundedDown,
+    /// Doomsday's "exile the rest" exiles the rest of the library but leaves the graveyard.
+    ExileRestSparesGraveyard,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 52] = [
+    pub const ALL: [Mutant; 56] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -210,6 +220,10 @@ impl Mutant {
         Mutant::OnlyFirstTargetCardExiled,
         Mutant::DestroyAllIgnoresIndestructible,
         Mutant::LethalDamageIgnored,
+        Mutant::WurmCastOutsideSearchWindow,
+        Mutant::WishStoppedBySearchBan,
+        Mutant::HalfLifeRoundedDown,
+        Mutant::ExileRestSparesGraveyard,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -267,6 +281,10 @@ impl Mutant {
             Mutant::OnlyFirstTargetCardExiled => "only-first-target-card-exiled",
             Mutant::DestroyAllIgnoresIndestructible => "destroy-all-ignores-indestructible",
             Mutant::LethalDamageIgnored => "lethal-damage-ignored",
+            Mutant::WurmCastOutsideSearchWindow => "wurm-cast-outside-search-window",
+            Mutant::WishStoppedBySearchBan => "wish-stopped-by-search-ban",
+            Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
+            Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
         }
     }
 
@@ -363,6 +381,14 @@ impl Mutant {
             Mutant::DestroyAllIgnoresIndestructible => {
                 "Desist (\"destroy all\") destroys indestructible permanents too"
             }
+            Mutant::WurmCastOutsideSearchWindow => {
+                "Panglacial Wurm is cast from below the top N cards that an Aven Mindcensor search covers"
+            }
+            Mutant::WishStoppedBySearchBan => {
+                "Burning Wish is treated as a search: Stranglehold (\"can't search libraries\") stops it"
+            }
+            Mutant::HalfLifeRoundedDown => "Doomsday's \"lose half your life, rounded up\" rounds an odd total down",
+            Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
         }
     }
 
@@ -433,6 +459,10 @@ impl Mutant {
             Mutant::OnlyFirstTargetCardExiled => "701.13a",
             Mutant::DestroyAllIgnoresIndestructible => "702.12b",
             Mutant::LethalDamageIgnored => "704.5g",
+            Mutant::WurmCastOutsideSearchWindow => "601.3",
+            Mutant::WishStoppedBySearchBan => "400.11",
+            Mutant::HalfLifeRoundedDown => "107.1a",
+            Mutant::ExileRestSparesGraveyard => "701.13a",
         }
     }
 

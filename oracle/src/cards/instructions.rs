@@ -392,6 +392,11 @@ pub struct SearchSpec {
     /// if it was searched. A searcher shuffling another player's library can't be written here.
     #[serde(default)]
     pub shuffle: bool,
+    /// "… for five cards and exile the rest" (Doomsday): once the cards are found, every other
+    /// card of the zones searched is exiled (701.13a), before the found cards go where they go.
+    /// A search limited to the top cards of a library (701.23f) with this is not modelled.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exile_rest: bool,
 }
 
 /// One instruction of a resolving spell or ability.
@@ -424,6 +429,9 @@ pub enum Effect {
         #[serde(default = "one")]
         count: u32,
     },
+    /// "You lose half your life, rounded up" (Doomsday): the player loses half their life total,
+    /// an odd total rounded up (107.1a), nothing at 0 or less.
+    LoseHalfLifeRoundedUp(PlayerRef),
     /// A player loses life.
     LoseLife {
         /// Who loses life.
@@ -651,6 +659,13 @@ pub enum Effect {
         #[serde(default)]
         filter: Filter,
     },
+    /// "You may reveal a \[quality\] card you own from outside the game and put it into your hand"
+    /// (Burning Wish): the controller may choose one card they own outside the game (400.11)
+    /// matching the filter, reveals it (701.20a) and puts it into their hand. It is not a search:
+    /// 701.23j covers only effects that say "search outside the game", so nothing that stops or
+    /// limits searching applies and no "whenever a player searches" ability triggers. A card in
+    /// exile is in the game, so it can't be chosen.
+    RevealFromOutsideTheGameIntoHand(Filter),
     /// Put +1/+1 counters on the source.
     AddCounters {
         /// How many.
@@ -912,6 +927,12 @@ pub enum StaticAbility {
     /// (its shuffle), but it can't see the exiled cards (the 2020-11-10 rulings). Mana isn't
     /// modelled, so "spend mana as though it were mana of any color" needs nothing.
     OpponentsExileCardsTheyFind,
+    /// "While you're searching your library, you may cast this card from your library" (Panglacial
+    /// Wurm): a permission to cast (601.3) that works from the library, not the battlefield. While
+    /// its owner searches their own library and looks at it — a search limited to the top N cards
+    /// (701.23f) sees only those — they may cast it, paying its costs, in the middle of the
+    /// resolution; it goes on the stack and the search goes on without it.
+    CastFromLibraryWhileSearching,
 }
 
 /// An alternative cost printed on a spell (CR 118.9): a cost the caster may pay instead of the

@@ -144,6 +144,7 @@ impl GenParams {
                 _ => Destination::LibraryTop,
             },
             shuffle: self.shuffle,
+            exile_rest: false,
         }
     }
 

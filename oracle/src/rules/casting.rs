@@ -21,6 +21,39 @@ pub enum CastMode {
     /// As part of an effect, without paying the mana cost (118.9): no alternative cost can be
     /// used with it, X is 0 (107.3b), additional costs may or must still be paid.
     WithoutPaying,
+    /// From the library, in the middle of a search, paying the mana cost: the card's own
+    /// permission (601.3, Panglacial Wurm), which [`castable_while_searching`] decides. The
+    /// permission names the moment — while the search goes on — so the usual timing of the
+    /// card's type (307.1, 117.1a) doesn't apply, as for a spell an effect lets a player cast
+    /// during a resolution.
+    WhileSearching,
+}
+
+/// 601.3: a spell may be begun only where a rule or an effect allows it. Panglacial Wurm's "while
+/// you're searching your library, you may cast this card from your library" allows it for one
+/// player at one moment: its owner, while that player searches their own library — not while
+/// another player searches it (that player isn't "you"), nor while the owner searches anything
+/// else. And the card must be among the cards the search covers: a search that a replacement
+/// limited to the top N cards (701.23f, Aven Mindcensor) covers only those, so a copy deeper down
+/// is not being searched and can't be cast (the answer on boardgames.stackexchange.com/questions/
+/// 50495 that cards.md records). The cards of `looked_at` (what `searcher` looks at in `whose`
+/// library) that `searcher` may cast this way; the split second and "can't" checks of every cast
+/// come after (702.61a, 101.2).
+pub fn castable_while_searching(game: &Game, searcher: PlayerId, whose: PlayerId, looked_at: &[ObjId]) -> Vec<ObjId> {
+    use crate::cards::instructions::StaticAbility;
+    if searcher != whose {
+        return Vec::new();
+    }
+    looked_at
+        .iter()
+        .copied()
+        .filter(|&o| {
+            let obj = game.obj(o);
+            obj.zone == ZoneRef::Library(searcher)
+                && obj.owner == searcher
+                && obj.def.faces().iter().any(|f| f.statics.contains(&StaticAbility::CastFromLibraryWhileSearching))
+        })
+        .collect()
 }
 
 /// 702.34a: flashback lets a card be cast from its owner's graveyard when it has flashback

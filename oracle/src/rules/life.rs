@@ -14,9 +14,25 @@ pub fn check_pay_life(life: i32, amount: u32) -> Result<(), Violation> {
     Ok(())
 }
 
+/// "Lose half your life, rounded up" (Doomsday): half the life total, an odd total rounded up
+/// (107.1a: a fraction is rounded as the effect says); a player at 0 or less life has no half to
+/// lose.
+pub fn half_rounded_up(life: i32) -> u32 {
+    if life <= 0 { 0 } else { (life as u32).div_ceil(2) }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::check_pay_life;
+    use super::{check_pay_life, half_rounded_up};
+
+    #[test]
+    fn half_is_rounded_up_and_nothing_below_one() {
+        assert_eq!(half_rounded_up(20), 10);
+        assert_eq!(half_rounded_up(7), 4);
+        assert_eq!(half_rounded_up(1), 1);
+        assert_eq!(half_rounded_up(0), 0);
+        assert_eq!(half_rounded_up(-3), 0);
+    }
 
     #[test]
     fn life_can_be_paid_down_to_zero_but_not_below() {

@@ -12,6 +12,22 @@ pub fn is_public(zone: ZoneRef) -> bool {
     matches!(zone, ZoneRef::Graveyard(_) | ZoneRef::Battlefield | ZoneRef::Stack | ZoneRef::Exile | ZoneRef::Command)
 }
 
+/// 400.11: the cards an effect bringing "a card you own from outside the game" into the game (a
+/// wish, Burning Wish) lets `player` choose: those they own outside the game that match `filter`.
+/// Outside the game is not a zone, and exile is a zone of the game, so an exiled card is not
+/// outside it (the Magic Judges rules tip "You can't Burning Wish for exiled cards", 2013, W013-02);
+/// another player's cards aren't "you own". Such an effect isn't a search (701.23j speaks only of
+/// searching outside the game), so search bans and limits don't touch it.
+pub fn wishable(game: &Game, player: PlayerId, filter: &crate::cards::instructions::Filter) -> Vec<ObjId> {
+    game.zone(ZoneRef::Outside(player))
+        .iter()
+        .copied()
+        .filter(|&o| {
+            game.obj(o).owner == player && crate::rules::characteristics::matches(&game.obj(o).chars, filter, None)
+        })
+        .collect()
+}
+
 /// 400.4a: an instant or sorcery card can't enter the battlefield; it stays where it was.
 pub fn can_enter_battlefield(chars: &Chars) -> bool {
     !chars.types.contains(&CardType::Instant) && !chars.types.contains(&CardType::Sorcery)

@@ -62,6 +62,15 @@ impl Sim<'_> {
                 )));
             }
             CastMode::Flashback => check_flashback(&self.game, card, player, face).map_err(|v| self.refused(v))?,
+            // 601.3: only where the card's permission allows it (the search offered it).
+            CastMode::WhileSearching if o.zone != ZoneRef::Library(player) => {
+                return Err(self.invalid(format!(
+                    "{} can't be cast from a library by {}: it is in {}",
+                    o.id,
+                    self.pname(player),
+                    o.zone.display(&self.names())
+                )));
+            }
             // Mutant `trap-ignores-capped-search` acts where searches are recorded (sim::search).
             CastMode::AlternativeCost => {
                 crate::rules::casting::check_alternative_cost(&self.game, card, player).map_err(|v| self.refused(v))?
@@ -86,7 +95,9 @@ impl Sim<'_> {
         // 117.1a: a spell that is neither an instant nor has flash needs an empty stack. A spell
         // cast while another resolves (Jetsam) is cast when the effect says.
         let mut turn_position = self.game.turn_position;
-        if mode != CastMode::WithoutPaying && !(o.def.is_split() && face.is_none()) {
+        let during_resolution = matches!(mode, CastMode::WithoutPaying | CastMode::WhileSearching);
+        let unchosen_half = o.def.is_split() && face.is_none();
+        if !(during_resolution || unchosen_half) {
             let chars = stack_chars(&def, face);
             let name = chars.names.join(" // ");
             let as_though_flash = crate::rules::casting::casts_as_though_flash(&self.game, player);
@@ -236,7 +247,9 @@ impl Sim<'_> {
         }
         // 107.4f: Phyrexian mana symbols of the cost paid may be paid with 2 life each (119.4).
         let paid_cost: Option<String> = match mode {
-            CastMode::Normal => cast_face.mana_cost.clone().or_else(|| def.mana_cost.clone()),
+            CastMode::Normal | CastMode::WhileSearching => {
+                cast_face.mana_cost.clone().or_else(|| def.mana_cost.clone())
+            }
             CastMode::Flashback => def.flashback.clone().or_else(|| def.mana_cost.clone()),
             CastMode::AlternativeCost => def.alternative_cost.as_ref().map(|a| a.cost.clone()),
             CastMode::WithoutPaying => None,
@@ -265,6 +278,8 @@ impl Sim<'_> {
                 "107.3b"
             } else if mode == CastMode::AlternativeCost {
                 "118.9"
+            } else if mode == CastMode::WhileSearching {
+                "601.3"
             } else {
                 "701.5a"
             },
@@ -331,6 +346,12 @@ impl Sim<'_> {
         discard: Option<ObjId>,
     ) -> Result<(), SimError> {
         self.cast(caster, card, face, &[], CastMode::WithoutPaying, None, discard, None, None, 0)
+    }
+
+    /// Casts `card` from `player`'s library in the middle of their search of it, paying its
+    /// costs (601.3: Panglacial Wurm's permission, [`crate::rules::casting::castable_while_searching`]).
+    pub(crate) fn cast_while_searching(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
+        self.cast(player, card, None, &[], CastMode::WhileSearching, None, None, None, None, 0)
     }
 
     /// A card exiled by one of several Opposition Agents of different controllers: who may play

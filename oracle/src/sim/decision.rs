@@ -112,6 +112,9 @@ pub enum MayAbout {
     /// Whether the pile holding the card goes to the player's hand (the other to their
     /// graveyard): Fact or Fiction's choice between two piles (700.3).
     PileToHand,
+    /// "You may reveal a card you own from outside the game and put it into your hand" (Burning
+    /// Wish; 400.11).
+    RevealFromOutside,
 }
 
 impl MayAbout {
@@ -125,6 +128,7 @@ impl MayAbout {
             MayAbout::Mill => "mill",
             MayAbout::PutOntoBattlefield => "put_onto_battlefield",
             MayAbout::PileToHand => "pile_to_hand",
+            MayAbout::RevealFromOutside => "reveal_from_outside",
         }
     }
 }
@@ -229,16 +233,20 @@ pub enum Decision {
         /// named (201.4): names of cards outside the game are legal too.
         filter: crate::cards::instructions::Filter,
     },
-    /// Whether to cast a spell from a graveyard as part of a resolving effect, and which
-    /// (card, half) — answered with `Cast`.
+    /// Whether to cast a spell as part of a resolving effect, and which (card, half) — answered
+    /// with `Cast`: from a graveyard (Jetsam), a copy (707.12), or from the library being
+    /// searched (Panglacial Wurm, 601.3).
     CastFree {
         /// Who may cast.
         player: PlayerId,
-        /// Whose graveyards the options come from (several when the caster chooses the order in
-        /// which to cast one spell from each, 101.4c).
+        /// Whose zones the options come from (several when the caster chooses the order in
+        /// which to cast one spell from each graveyard, 101.4c).
         from: Vec<PlayerId>,
         /// Castable cards, with the half for split cards.
         options: Vec<(ObjId, Option<usize>)>,
+        /// Cast without paying its mana cost (118.9); false when the caster pays it (Panglacial
+        /// Wurm cast while searching).
+        free: bool,
     },
     /// Targets of a triggered ability as it goes on the stack (603.3d), answered with `Targets`.
     Targets {

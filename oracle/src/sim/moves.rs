@@ -635,7 +635,8 @@ impl Sim<'_> {
                         | StaticAbility::CantSearchLibraries { .. }
                         | StaticAbility::OpponentsCantCauseOwnLibrarySearch
                         | StaticAbility::ControlsOpponentsSearchingTheirLibraries
-                        | StaticAbility::OpponentsExileCardsTheyFind => {}
+                        | StaticAbility::OpponentsExileCardsTheyFind
+                        | StaticAbility::CastFromLibraryWhileSearching => {}
                     }
                 }
             }

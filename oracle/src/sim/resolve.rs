@@ -312,6 +312,18 @@ impl Sim<'_> {
                     }
                 }
             }
+            Effect::LoseHalfLifeRoundedUp(player) => {
+                for p in self.players(ctx, *player)? {
+                    let life = self.game.players[p].life;
+                    // Mutant `half-life-rounded-down`: an odd total is rounded down.
+                    let amount = if self.bug(Mutant::HalfLifeRoundedDown) {
+                        u32::try_from(life.max(0) / 2).unwrap_or(0)
+                    } else {
+                        crate::rules::life::half_rounded_up(life)
+                    };
+                    self.lose_life(p, amount, "107.1a");
+                }
+            }
             Effect::LoseLife { player, amount } => {
                 for p in self.players(ctx, *player)? {
                     self.lose_life(p, *amount, "119.3");
@@ -891,6 +903,30 @@ impl Sim<'_> {
                 self.move_card(card, ZoneRef::Battlefield, Position::Top, 0, "608.2d");
                 self.game.objs[card].controller = player;
             }
+            Effect::RevealFromOutsideTheGameIntoHand(filter) => {
+                let p = ctx.controller;
+                let options = crate::rules::zones::wishable(&self.game, p, filter);
+                // Mutant `wish-stopped-by-search-ban`: a "can't search libraries" effect on the
+                // player (Stranglehold) is taken to stop the wish too.
+                let banned = self.bug(Mutant::WishStoppedBySearchBan)
+                    && crate::rules::search::library_search_ban(&self.game, p, p, p).is_some();
+                if options.is_empty() || banned {
+                    return Ok(());
+                }
+                let decision = Decision::May { player: p, about: MayAbout::RevealFromOutside, card: Some(ctx.source) };
+                if !self.yes_no(&decision)? {
+                    return Ok(());
+                }
+                let decision = Decision::ChooseCard { player: p, options: options.clone(), count: 1, any_number: false };
+                let card =
+                    self.one_of(&decision, &options, "a card they own outside the game with that quality (400.11)")?;
+                let (player, id) = (self.pname(p), self.id(card));
+                self.emit(Event::Chose { player, card: id }, "400.11");
+                // 701.20a: revealed to every player, then put into the hand, still known to them.
+                self.reveal_cards(p, &[card], "701.20a");
+                let everyone = self.game.everyone();
+                self.move_card(card, ZoneRef::Hand(p), Position::Top, everyone, "400.11");
+            }
             Effect::AddCounters { count, optional } => {
                 let source = ctx.source;
                 if self.game.obj(source).zone != ZoneRef::Battlefield {
@@ -949,7 +985,7 @@ impl Sim<'_> {
         if options.is_empty() {
             return Ok(None);
         }
-        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.clone() };
+        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.clone(), free: true };
         let (card, face) = match self.decide(&decision)? {
             Choice::Cast(None) => return Ok(None),
             Choice::Cast(Some(c)) if options.contains(&c) => c,
@@ -1026,7 +1062,12 @@ impl Sim<'_> {
         let chosen = if options.is_empty() {
             None
         } else {
-            match self.decide(&Decision::CastFree { player: caster, from: vec![from], options: options.clone() })? {
+            match self.decide(&Decision::CastFree {
+                player: caster,
+                from: vec![from],
+                options: options.clone(),
+                free: true,
+            })? {
                 Choice::Cast(None) => None,
                 Choice::Cast(Some(c)) if options.contains(&c) => Some(c),
                 other => {

@@ -82,6 +82,9 @@ impl Sim<'_> {
                 }
                 _ => looked_at,
             };
+            // 601.3: the searcher may cast a Panglacial Wurm they look at in their own library; it
+            // leaves for the stack and the search goes on without it.
+            let looked_at = self.offer_casts_while_searching(searcher, whose, &zones, looked_at)?;
             let mut parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
@@ -296,6 +299,11 @@ impl Sim<'_> {
                 }
             }
             self.end_batch(outer);
+            // Doomsday's "and exile the rest": every other card of the zones searched is exiled
+            // at once (701.13a), the found cards bound for the top of the library excepted.
+            if specs.iter().any(|s| s.exile_rest) {
+                self.exile_rest_of_search(*searcher, *whose, zones, found, *cap)?;
+            }
             self.release_reveals();
             // 701.24b: shuffling and putting cards in their place in the library is one action; the
             // top card is revealed once they are there (401.5).
@@ -339,6 +347,119 @@ impl Sim<'_> {
             });
             self.release_reveals();
         }
+        Ok(())
+    }
+
+    /// Panglacial Wurm (601.3): while `searcher` searches their own library they may cast, one
+    /// after another, each card of `looked_at` whose permission allows it
+    /// ([`crate::rules::casting::castable_while_searching`]); each leaves the library for the
+    /// stack, above the resolving spell, and is no longer among the cards the search may find.
+    /// Returns the cards still looked at. A cast is offered only when split second doesn't forbid
+    /// it (702.61a).
+    fn offer_casts_while_searching(
+        &mut self,
+        searcher: PlayerId,
+        whose: PlayerId,
+        zones: &[SearchZone],
+        mut looked_at: Vec<ObjId>,
+    ) -> Result<Vec<ObjId>, SimError> {
+        if !zones.contains(&SearchZone::Library) {
+            return Ok(looked_at);
+        }
+        // A copy the permission would allow but the search doesn't cover (below a 701.23f window)
+        // can't be cast: a rule decision the judge names when an engine casts it anyway.
+        let whole = self.game.zone(ZoneRef::Library(whose)).to_vec();
+        let uncovered: Vec<ObjId> =
+            crate::rules::casting::castable_while_searching(&self.game, searcher, whose, &whole)
+                .into_iter()
+                .filter(|o| !looked_at.contains(o))
+                .collect();
+        if !uncovered.is_empty() {
+            self.rule_decision("601.3", uncovered);
+        }
+        loop {
+            // Mutant `wurm-cast-outside-search-window`: a copy below a 701.23f window may be cast.
+            let seen = if self.bug(Mutant::WurmCastOutsideSearchWindow) {
+                self.game.zone(ZoneRef::Library(whose)).to_vec()
+            } else {
+                looked_at.clone()
+            };
+            let mut castable = crate::rules::casting::castable_while_searching(&self.game, searcher, whose, &seen);
+            if !self.bug(Mutant::SplitSecondIgnored)
+                && crate::rules::split_second::check_no_split_second(&self.game, "casting a spell").is_err()
+            {
+                if !castable.is_empty() {
+                    self.rule_decision("702.61a", castable.clone());
+                }
+                castable.clear();
+            }
+            if castable.is_empty() {
+                return Ok(looked_at);
+            }
+            if search_chooser(&self.game, searcher, whose, zones) != searcher {
+                return Err(SimError::Unsupported {
+                    step: self.step,
+                    message: "a searcher controlled by another player (723.5) casting a card from the library they \
+                              search (Panglacial Wurm) is not modelled"
+                        .into(),
+                });
+            }
+            let options: Vec<(ObjId, Option<usize>)> = castable.iter().map(|&o| (o, None)).collect();
+            let decision = Decision::CastFree { player: searcher, from: vec![whose], options, free: false };
+            match self.decide(&decision)? {
+                Choice::Cast(None) => return Ok(looked_at),
+                Choice::Cast(Some((card, None))) if castable.contains(&card) => {
+                    self.cast_while_searching(searcher, card)?;
+                    looked_at.retain(|&o| o != card);
+                }
+                other => {
+                    let listed = castable.iter().map(|&o| self.id(o)).collect();
+                    return Err(self.illegal(
+                        Violation::new(
+                            "601.3",
+                            format!("{other:?} is not a card that may be cast from the library being searched"),
+                        ),
+                        listed,
+                    ));
+                }
+            }
+        }
+    }
+
+    /// "… and exile the rest" (Doomsday): the cards of the zones searched that weren't found are
+    /// exiled at the same time. What "the rest" is when a 701.23f limit covers only the top cards
+    /// of the library is not modelled (refused).
+    fn exile_rest_of_search(
+        &mut self,
+        searcher: PlayerId,
+        whose: PlayerId,
+        zones: &[SearchZone],
+        found: &[Vec<ObjId>],
+        cap: Option<u32>,
+    ) -> Result<(), SimError> {
+        if cap.is_some() {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: "\"exile the rest\" after a search limited to the top cards of a library (701.23f) is not \
+                          modelled"
+                    .into(),
+            });
+        }
+        let found: BTreeSet<ObjId> = found.iter().flatten().copied().collect();
+        let mut rest = Vec::new();
+        for &z in zones {
+            // Mutant `exile-rest-spares-graveyard`: only the library's rest is exiled.
+            if z == SearchZone::Graveyard && self.bug(Mutant::ExileRestSparesGraveyard) {
+                continue;
+            }
+            let zone = search_zone(z, searcher, whose);
+            rest.extend(self.game.zone(zone).iter().copied().filter(|o| !found.contains(o)));
+        }
+        self.at_once(|sim| {
+            for o in rest {
+                sim.move_card(o, ZoneRef::Exile, Position::Top, 0, "701.13a");
+            }
+        });
         Ok(())
     }
 

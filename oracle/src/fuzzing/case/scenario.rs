@@ -158,6 +158,7 @@ impl FuzzCase {
             reveal: s.reveal,
             to: s.to,
             shuffle: s.shuffle && second.is_none(),
+            exile_rest: false,
         };
         let mut out = vec![first];
         if let Some(second) = second {
@@ -172,6 +173,7 @@ impl FuzzCase {
                 reveal: second.reveal,
                 to: second.to,
                 shuffle: s.shuffle,
+                exile_rest: false,
             });
         }
         out

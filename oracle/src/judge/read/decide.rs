@@ -131,6 +131,17 @@ impl Decider for Observed<'_> {
             // "You may have [a player] mill" (608.2d): a card moved from a library to a graveyard
             // in the step means yes — unless it is another mill's: a reading `judge` revisits.
             // Each "yes" claims one.
+            // "You may reveal a card you own from outside the game" (Burning Wish): the player's
+            // `chose` entry of this step naming a card they have outside the game means yes (the
+            // card choice that follows claims it).
+            Decision::May { player, about: MayAbout::RevealFromOutside, .. } => {
+                let who = name(*player);
+                let outside: BTreeSet<String> =
+                    game.zone(ZoneRef::Outside(*player)).iter().map(|&o| game.obj(o).id.clone()).collect();
+                let pred =
+                    |e: &Event| matches!(e, Event::Chose { player, card } if *player == who && outside.contains(card));
+                Ok(Choice::Bool(self.find(step, pred).is_some()))
+            }
             Decision::May { about: MayAbout::Mill, .. } => {
                 let yes = self.find(step, milled).is_some() && self.alternative(2) == 0;
                 Ok(Choice::Bool(yes && self.take_any(step, milled).is_some()))
@@ -410,12 +421,12 @@ impl Decider for Observed<'_> {
                     }),
                 }
             }
-            Decision::CastFree { player, options, .. } => {
+            Decision::CastFree { player, options, free, .. } => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id.clone()).collect();
                 // A matching `cast` entry may also be a later such decision's (entries are
                 // unordered): each one, or none, is a reading `judge` may revisit.
-                let pred = |e: &Event| matches!(e, Event::Cast { player, card, without_paying_mana_cost: true, .. } if *player == who && ids.contains(card));
+                let pred = |e: &Event| matches!(e, Event::Cast { player, card, without_paying_mana_cost, .. } if *player == who && ids.contains(card) && without_paying_mana_cost == free);
                 let c = self.candidates(step, pred);
                 let cast = match self.alternative((c.len() + 1).min(MAX_READINGS)) {
                     k if k < c.len() => {
