@@ -24,10 +24,23 @@ SAME_NAME_OTHERS = (f"{BUG} (701.23b; 701.23a; bug 15): the same as Splinter's: 
                     "Extraction find no card with the name of their target (their Forge scripts filter on "
                     "TargetedCard.sameName / Remembered.sameName): the graveyard copies stay and the hand and "
                     "library prompts offer none of them.")
+ZONE_CHANGE_PROMPT = ("Adapter limit, not an engine finding: the engine asks for the cards to move through its "
+                      "zone-change prompt, which the adapter reports as a `search` offer and answers without "
+                      "logging `chose`; here the choice isn't a search")
+FOF = (f"{BUG} (700.3; Fact or Fiction's Oracle text 'An opponent separates those cards into two piles. Put one pile "
+       "into your hand'; ruling F013-02): the engine's TwoPiles ignores the script's Separator$ Opponent: the caster "
+       "separates the piles (and never into an empty one) and the opponent chooses the pile for the hand (bug 22).")
 RULES = [
     # (pattern on the scenario id, reason[, mode: "scripted" or "free"])
-    (r"splinter|eradicate|406\.1-permanent-and-temporary|capped-search-shuffles-whole-library", SAME_NAME),
-    (r"counterbore-countered-spell-must-be-found|extirpate-(graveyard-copies|only-graveyard|split-second-stops)|surgical-extraction-may-leave-the-target", SAME_NAME_OTHERS),
+    (r"splinter|eradicate|406\.1-permanent-and-temporary|capped-search-shuffles-whole-library|panglacial-wurm-not-while-an-opponent-searches", SAME_NAME),
+    (r"counterbore-countered-spell-must-be-found|extirpate-(graveyard-copies|only-graveyard|split-second-stops)|surgical-extraction-may-leave-the-target|panglacial-wurm-not-under-split-second", SAME_NAME_OTHERS),
+    (r"panglacial-wurm-cast-while-searching", f"{BUG} (601.3; Panglacial Wurm's Oracle text 'While you're searching your library, you may cast Panglacial Wurm from your library'): the Wurm can't be cast during the search: the engine's only Wurm code looks for a keyword equal to 'Panglacial', which the Forge script's keyword never is, so the player is never asked (bug 23)."),
+    (r"fact-or-fiction-short-library-colossus", FOF + " Also (614.1a; Darksteel Colossus' Oracle text): the Colossus put into the graveyard from the pile stays there; its replacement isn't applied to the pile's move."),
+    (r"fact-or-fiction", FOF),
+    (r"doomsday", f"{BUG} (701.23d, 701.13a, 401.4; Doomsday's Oracle text 'Search your library and graveyard for five cards and exile the rest. Put the chosen cards on top of your library'): no card is found, exiled or put on top: the engine asks nothing and moves nothing; only the life loss (half, rounded up) happens (bug 24)."),
+    (r"brainstorm", ZONE_CHANGE_PROMPT + " (401.4, 608.2d: Brainstorm's two cards are put back from the hand)."),
+    (r"burning-wish-exiled-sorcery", ZONE_CHANGE_PROMPT + " (400.11: Burning Wish reveals from outside the game, so the empty offer is reported as a search the rules don't give)."),
+    (r"burning-wish", f"{BUG} (701.20a; Burning Wish's Oracle text 'reveal a sorcery card you own from outside the game'): the card taken isn't revealed (bug 2: the hidden-origin ChangeZone never reveals, though the script says Reveal$ True). Also the adapter limit: " + ZONE_CHANGE_PROMPT[len("Adapter limit, not an engine finding: "):] + "."),
     (r"memoricide-desist|named-second-half|split-card-naming-offers-only-the-left-half", f"{BUG} (709.4a; ruling R003-12): Memoricide names Desist and the engine's prompts offer no Cease // Desist, though a split card has the name of either half (naming Cease, they offer it).", "scripted"),
     (r"memoricide-desist|named-second-half|split-card-naming-offers-only-the-left-half", SPLIT_OFFER + " (The agent names Cease, which the engine matches; the scripted-mode failure is engine bug 16.)", "free"),
     (r"memoricide", SPLIT_OFFER),
