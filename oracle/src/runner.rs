@@ -45,6 +45,21 @@ pub fn locate_sim_error(loaded: &Loaded, error: &SimError) -> LoadError {
     loaded.error_at(&error.place(), error.message())
 }
 
+/// Runs the scenario once with its script: an illegal scripted choice, or a scripted decision
+/// that never comes up, is the author's error at that entry (`run` and `explain` both refuse it).
+pub fn check_script(loaded: &Loaded) -> Result<(), LoadError> {
+    match first_run(&loaded.setup) {
+        Err(e) => Err(locate_sim_error(loaded, &e)),
+        Ok((_, unused)) => match unused.first() {
+            Some(&i) => Err(loaded.error_at(
+                &format!("decisions[{i}]"),
+                "this decision never came up: no choice of that kind for that player happens in the steps",
+            )),
+            None => Ok(()),
+        },
+    }
+}
+
 /// Loads and runs one scenario file.
 pub fn run_file(path: &Path, pool: &CardPool) -> RunResult {
     match load_file(path, pool) {
@@ -56,16 +71,8 @@ pub fn run_file(path: &Path, pool: &CardPool) -> RunResult {
 /// Runs a loaded scenario: checks its script, enumerates, checks expectations, and checks that
 /// the judge accepts every enumerated outcome.
 pub fn run_loaded(loaded: Loaded) -> RunResult {
-    match first_run(&loaded.setup) {
-        Err(e) => return RunResult::Invalid(locate_sim_error(&loaded, &e)),
-        Ok((_, unused)) => {
-            if let Some(&i) = unused.first() {
-                return RunResult::Invalid(loaded.error_at(
-                    &format!("decisions[{i}]"),
-                    "this decision never came up: no choice of that kind for that player happens in the steps",
-                ));
-            }
-        }
+    if let Err(e) = check_script(&loaded) {
+        return RunResult::Invalid(e);
     }
     let exploration = match explore(&loaded.setup, DEFAULT_RUN_LIMIT) {
         Ok(x) => x,

@@ -52,6 +52,22 @@ fn run_exits_1_on_a_failing_expectation_and_2_on_bad_input_and_goes_on() {
 }
 
 #[test]
+fn explain_refuses_a_scripted_decision_that_never_comes_up_as_run_does() {
+    // Bob never decides anything in Splinter's scenario: a `may` scripted for him is the author's
+    // error, which `explain` used to ignore while `run` refused it.
+    let text = std::fs::read_to_string(repo().join(SPLINTER)).expect("read");
+    let at = text.find("\nsteps:").expect("a steps block");
+    let scripted = format!("{}\ndecisions:\n  - may: {{player: Bob, accept: true}}{}", &text[..at], &text[at..]);
+    let path = scratch("never-comes-up.yaml", &scripted);
+    for command in ["explain", "run"] {
+        let o = oracle(&[command, path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}", stdout(&o));
+        let all = format!("{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
+        assert!(all.contains("decisions[0]") && all.contains("never came up"), "{command}: {all}");
+    }
+}
+
+#[test]
 fn explain_json_round_trips_through_judge() {
     let o = oracle(&["explain", SPLINTER, "--json", "--sample", "1"]);
     assert_eq!(o.status.code(), Some(0));

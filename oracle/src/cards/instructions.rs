@@ -393,8 +393,9 @@ pub struct SearchSpec {
     #[serde(default)]
     pub shuffle: bool,
     /// "… for five cards and exile the rest" (Doomsday): once the cards are found, every other
-    /// card of the zones searched is exiled (701.13a), before the found cards go where they go.
-    /// A search limited to the top cards of a library (701.23f) with this is not modelled.
+    /// card of the zones the instruction names is exiled (701.13a), before the found cards go
+    /// where they go — the whole library even when the search was limited to its top cards
+    /// (701.23f) or kept out of it by a "can't search" effect (101.2).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub exile_rest: bool,
 }

@@ -257,13 +257,26 @@ pub fn scripted_from_run(
             (Decision::May { player, .. }, Choice::Bool(accept)) => {
                 Some(S::May { player: name(*player), accept: *accept })
             }
-            (Decision::ChooseCard { player, .. }, Choice::Cards(c)) if c.len() == 1 => {
-                Some(S::Choose { player: name(*player), card: id(c[0]) })
+            // One card as `card:`, any other number (several, or none for an any-number choice)
+            // as `cards:`.
+            (Decision::ChooseCard { player, .. }, Choice::Cards(c)) => {
+                let (card, cards) = one_or_list(c, &id);
+                Some(S::Choose { player: name(*player), card, cards })
             }
-            (Decision::Sacrifice { player, .. }, Choice::Cards(c)) if c.len() == 1 => {
-                Some(S::Sacrifice { player: name(*player), card: id(c[0]) })
+            (Decision::Sacrifice { player, .. }, Choice::Cards(c)) => {
+                let (card, cards) = one_or_list(c, &id);
+                Some(S::Sacrifice { player: name(*player), card, cards })
             }
             _ => None,
         })
         .collect())
+}
+
+/// A scripted choice of cards as a scenario writes it: one card as `card:`, any other number as
+/// `cards:`.
+fn one_or_list(chosen: &[ObjId], id: &impl Fn(ObjId) -> String) -> (Option<String>, Option<Vec<String>>) {
+    match chosen {
+        [one] => (Some(id(*one)), None),
+        _ => (None, Some(chosen.iter().map(|&o| id(o)).collect())),
+    }
 }

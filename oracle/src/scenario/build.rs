@@ -462,6 +462,18 @@ impl<'a> Builder<'a> {
         let cards = |ids: &[String], at: &str| -> Result<Vec<ObjId>, BuildError> {
             ids.iter().enumerate().map(|(k, c)| self.card(c, &format!("{path}.{at}[{k}]"))).collect()
         };
+        // `card: x` or `cards: [x, y]`: exactly one of the two.
+        let one_or_several =
+            |card: &Option<String>, several: &Option<Vec<String>>, key: &str| -> Result<Vec<ObjId>, BuildError> {
+                match (card, several) {
+                    (Some(c), None) => Ok(vec![self.card(c, &format!("{path}.{key}.card"))?]),
+                    (None, Some(ids)) => cards(ids, &format!("{key}.cards")),
+                    _ => Err(BuildError::new(
+                        format!("{path}.{key}"),
+                        "give exactly one of `card` (one card) and `cards` (a list)".into(),
+                    )),
+                }
+            };
         Ok(match d {
             ScriptedDecision::Search { player, find } => {
                 ScriptEntry { cards: cards(find, "search.find")?, ..entry(ScriptKind::Search, player, "search")? }
@@ -469,12 +481,12 @@ impl<'a> Builder<'a> {
             ScriptedDecision::May { player, accept } => {
                 ScriptEntry { accept: *accept, ..entry(ScriptKind::May, player, "may")? }
             }
-            ScriptedDecision::Choose { player, card } => ScriptEntry {
-                cards: vec![self.card(card, &format!("{path}.choose.card"))?],
+            ScriptedDecision::Choose { player, card, cards: several } => ScriptEntry {
+                cards: one_or_several(card, several, "choose")?,
                 ..entry(ScriptKind::Choose, player, "choose")?
             },
-            ScriptedDecision::Sacrifice { player, card } => ScriptEntry {
-                cards: vec![self.card(card, &format!("{path}.sacrifice.card"))?],
+            ScriptedDecision::Sacrifice { player, card, cards: several } => ScriptEntry {
+                cards: one_or_several(card, several, "sacrifice")?,
                 ..entry(ScriptKind::Sacrifice, player, "sacrifice")?
             },
             ScriptedDecision::Dredge { player, card } => ScriptEntry {

@@ -411,19 +411,30 @@ pub enum ScriptedDecision {
         /// Yes or no.
         accept: bool,
     },
-    /// A card chosen from among options (e.g. from a revealed hand).
+    /// A card chosen from among options (e.g. from a revealed hand); give exactly one of `card`
+    /// and `cards`.
     Choose {
         /// Who chooses.
         player: String,
-        /// The card id.
-        card: String,
+        /// The card id, for a choice of one card.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        /// The card ids, for a choice of several cards at once: the two cards Brainstorm puts back
+        /// (in no particular order: the order they go back in is hidden, 401.4), the pile Fact or
+        /// Fiction's opponent makes (`[]` for an empty pile, 700.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<String>>,
     },
-    /// The permanent sacrificed.
+    /// The permanents sacrificed; give exactly one of `card` and `cards`.
     Sacrifice {
         /// Who sacrifices.
         player: String,
-        /// The card id.
-        card: String,
+        /// The card id, for one permanent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<String>,
+        /// The card ids, for "sacrifice any number of" (Scapeshift, 107.1c; `[]` for none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<Vec<String>>,
     },
     /// Whether a draw is replaced by dredge (702.52a), and with which card (omitted: draw).
     Dredge {

@@ -917,7 +917,8 @@ impl Sim<'_> {
                 if !self.yes_no(&decision)? {
                     return Ok(());
                 }
-                let decision = Decision::ChooseCard { player: p, options: options.clone(), count: 1, any_number: false };
+                let decision =
+                    Decision::ChooseCard { player: p, options: options.clone(), count: 1, any_number: false };
                 let card =
                     self.one_of(&decision, &options, "a card they own outside the game with that quality (400.11)")?;
                 let (player, id) = (self.pname(p), self.id(card));
@@ -990,9 +991,11 @@ impl Sim<'_> {
             Choice::Cast(None) => return Ok(None),
             Choice::Cast(Some(c)) if options.contains(&c) => c,
             other => {
-                let listed = options.iter().map(|&(o, _)| self.id(o)).collect();
+                let mut listed: Vec<String> = options.iter().map(|&(o, _)| self.id(o)).collect();
+                listed.push("none (decline: `cast: {player}` without a card)".into());
+                let chosen = self.describe_cast_choice(&other);
                 return Err(self.illegal(
-                    Violation::new("601.2", format!("{other:?} is not a spell that may be cast this way")),
+                    Violation::new("601.2", format!("{chosen} is not a spell that may be cast this way")),
                     listed,
                 ));
             }
@@ -1174,5 +1177,18 @@ impl Sim<'_> {
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
         // 401.5: the top card after the shuffle is a new one, revealed at once.
         self.settle_reveals();
+    }
+}
+
+impl Sim<'_> {
+    /// A scripted answer to a [`Decision::CastFree`] as a scenario author wrote it (the card's id
+    /// and half), for an error that refuses it.
+    pub(crate) fn describe_cast_choice(&self, choice: &Choice) -> String {
+        match choice {
+            Choice::Cast(Some((card, None))) => format!("`{}`", self.id(*card)),
+            Choice::Cast(Some((card, Some(face)))) => format!("`{}` (half {face})", self.id(*card)),
+            Choice::Cast(None) => "declining".into(),
+            _ => "that answer".into(),
+        }
     }
 }

@@ -299,10 +299,16 @@ impl Sim<'_> {
                 }
             }
             self.end_batch(outer);
-            // Doomsday's "and exile the rest": every other card of the zones searched is exiled
-            // at once (701.13a), the found cards bound for the top of the library excepted.
+            // Doomsday's "and exile the rest": every other card of the zones the instruction names
+            // is exiled at once (701.13a), the found cards bound for the top of the library
+            // excepted. "The rest" is every card of those zones, whatever limited the search: a
+            // search replaced by one of the library's top cards still refers to the whole library
+            // (701.23f, as its example's shuffle does), and a library a "can't search" effect kept
+            // out of the search still has its rest exiled — that part doesn't depend on searching
+            // (101.2; Leonin Arbiter's ruling: the parts that don't depend on the search still
+            // happen).
             if specs.iter().any(|s| s.exile_rest) {
-                self.exile_rest_of_search(*searcher, *whose, zones, found, *cap)?;
+                self.exile_rest_of_search(*searcher, *whose, &head.zones, found);
             }
             self.release_reveals();
             // 701.24b: shuffling and putting cards in their place in the library is one action; the
@@ -413,11 +419,13 @@ impl Sim<'_> {
                     looked_at.retain(|&o| o != card);
                 }
                 other => {
-                    let listed = castable.iter().map(|&o| self.id(o)).collect();
+                    let mut listed: Vec<String> = castable.iter().map(|&o| self.id(o)).collect();
+                    listed.push("none (decline: `cast: {player}` without a card)".into());
+                    let chosen = self.describe_cast_choice(&other);
                     return Err(self.illegal(
                         Violation::new(
                             "601.3",
-                            format!("{other:?} is not a card that may be cast from the library being searched"),
+                            format!("{chosen} is not a card that may be cast from the library being searched"),
                         ),
                         listed,
                     ));
@@ -426,25 +434,16 @@ impl Sim<'_> {
         }
     }
 
-    /// "… and exile the rest" (Doomsday): the cards of the zones searched that weren't found are
-    /// exiled at the same time. What "the rest" is when a 701.23f limit covers only the top cards
-    /// of the library is not modelled (refused).
+    /// "… and exile the rest" (Doomsday): the cards of the zones the instruction names that
+    /// weren't found are exiled at the same time (701.13a), however the search itself was limited
+    /// (701.23f, 101.2).
     fn exile_rest_of_search(
         &mut self,
         searcher: PlayerId,
         whose: PlayerId,
         zones: &[SearchZone],
         found: &[Vec<ObjId>],
-        cap: Option<u32>,
-    ) -> Result<(), SimError> {
-        if cap.is_some() {
-            return Err(SimError::Unsupported {
-                step: self.step,
-                message: "\"exile the rest\" after a search limited to the top cards of a library (701.23f) is not \
-                          modelled"
-                    .into(),
-            });
-        }
+    ) {
         let found: BTreeSet<ObjId> = found.iter().flatten().copied().collect();
         let mut rest = Vec::new();
         for &z in zones {
@@ -460,7 +459,6 @@ impl Sim<'_> {
                 sim.move_card(o, ZoneRef::Exile, Position::Top, 0, "701.13a");
             }
         });
-        Ok(())
     }
 
     /// Gifts Ungiven's "target opponent chooses N of those cards": for each instruction that puts

@@ -254,6 +254,11 @@ fn explain(file: &Path, sample: usize, json: bool, pool: &CardPool) -> ExitCode 
             return ExitCode::from(2);
         }
     };
+    // The script is checked as `run` checks it: a decision that never comes up is an error here too.
+    if let Err(e) = mtg_oracle::runner::check_script(&loaded) {
+        eprintln!("{e}");
+        return ExitCode::from(2);
+    }
     match mtg_oracle::explore::explore(&loaded.setup, mtg_oracle::explore::DEFAULT_RUN_LIMIT) {
         Err(e) => {
             eprintln!("{}", locate_sim_error(&loaded, &e));
