@@ -28,6 +28,11 @@ def play(scenario):
     steps = scenario["steps"]
     if scenario["battlefield"] or scenario["exile"] or len(steps) != 2 or steps[1] != "resolve":
         return None, None, "only 'cast a tutor, resolve it' with an empty battlefield and exile"
+    # The only choice this engine makes is a search's: a scenario that scripts another (a spell
+    # cast during the search, Panglacial Wurm's) asks for something it can't do.
+    other = sorted({kind for d in scenario["decisions"] for kind in d if kind != "search"})
+    if other:
+        return None, None, f"this engine makes only search choices, not {', '.join(other)}"
     cast = steps[0].get("cast") if isinstance(steps[0], dict) else None
     players = {p["name"]: p for p in scenario["players"]}
     if cast is None or cast["player"] not in players:

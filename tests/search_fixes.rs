@@ -41,11 +41,12 @@ fn any_number_search_may_leave_a_graveyard_card() {
 }
 
 /// Item 2: a card whose unmodelled ability would act refuses the run instead of being judged.
-/// (Jace's Erasure was the second case until issue 12 modelled its draw trigger; its draws are
-/// now scenarios under `scenarios/121-draw/` and `scenarios/504-draw-step/`.)
+/// (Jace's Erasure and then Panglacial Wurm were the cases here until issue 12 modelled them; they
+/// are scenarios now, under `scenarios/121-draw/`, `scenarios/504-draw-step/` and
+/// `scenarios/601.3-cast-permission/`. Bitter Ordeal's gravestorm is still unmodelled.)
 #[test]
 fn unmodelled_acting_cards_refuse_the_run() {
-    let (name, card) = ("panglacial-wurm-in-searched-library", "Panglacial Wurm");
+    let (name, card) = ("bitter-ordeal-cast", "Bitter Ordeal");
     let yaml = repo_root().join("tests/not-modelled").join(format!("{name}.yaml"));
     match run_file(&yaml, &pool()) {
         RunResult::Invalid(e) => {
