@@ -297,35 +297,24 @@ impl Decider for Observed<'_> {
             }
             // Several cards: the player's `chose` entries of this step naming options, `count` of
             // them; any not reported are taken from the options, and the comparison names them.
-            // 700.3: every `chose` entry of this player in this step naming one of the cards is in
-            // the pile they made (an empty pile is a choice too).
-            Decision::ChooseCard { player, options, any_number: true, .. } => {
+            // Any number (700.3: every `chose` entry of this player in this step naming one of the
+            // cards is in the pile they made): all of them, and none is a choice too.
+            Decision::ChooseCard { player, options, count, any_number } if *any_number || *count != 1 => {
                 let who = name(*player);
                 let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let limit = if *any_number { options.len() } else { *count };
                 let taken = self.take_some(
                     step,
-                    options.len(),
-                    |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)),
-                );
-                let picked = self.cards_named(game, step, &taken, |e| match e {
-                    Event::Chose { card, .. } => Some(card),
-                    _ => None,
-                })?;
-                Ok(Choice::Cards(picked))
-            }
-            Decision::ChooseCard { player, options, count, .. } if *count != 1 => {
-                let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
-                let taken = self.take_some(
-                    step,
-                    *count,
+                    limit,
                     |e| matches!(e, Event::Chose { player, card } if *player == who && ids.contains(card)),
                 );
                 let mut picked = self.cards_named(game, step, &taken, |e| match e {
                     Event::Chose { card, .. } => Some(card),
                     _ => None,
                 })?;
-                fill_up_to(&mut picked, options, *count);
+                if !*any_number {
+                    fill_up_to(&mut picked, options, *count);
+                }
                 Ok(Choice::Cards(picked))
             }
             Decision::ChooseCard { player, options, .. } => {
