@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use super::engine::{Engine, Failure, cut_text};
 use super::{CheckOptions, ScenarioResult, Status, Verdict1, choices, result};
 use crate::cards::CardPool;
-use crate::explore::first_run;
 use crate::judge::judge_observing;
 use crate::observables::Observables;
 use crate::protocol::validate::{
@@ -16,7 +15,6 @@ use crate::protocol::{
     ACCEPTED_VERSIONS, EngineInfo, FromEngine, Mode, PROTOCOL_VERSION, Supports, ToEngine, features_of_loaded,
     scenario_message, to_line,
 };
-use crate::runner::locate_sim_error;
 use crate::scenario::Loaded;
 use crate::verdict::Verdict;
 
@@ -75,15 +73,9 @@ pub(super) struct Session<'a> {
 }
 
 /// The oracle must be able to run a scenario itself before an engine is judged on it.
+/// (The script check `run` and `explain` make too: [`crate::runner::check_script`].)
 fn precheck(loaded: &Loaded, mk: &dyn Fn(Status, String) -> ScenarioResult) -> Option<ScenarioResult> {
-    match first_run(&loaded.setup) {
-        Err(e) => Some(mk(Status::Invalid, locate_sim_error(loaded, &e).to_string())),
-        Ok((_, unused)) if !unused.is_empty() => {
-            let e = loaded.error_at(&format!("decisions[{}]", unused[0]), "this decision never came up");
-            Some(mk(Status::Invalid, e.to_string()))
-        }
-        Ok(_) => None,
-    }
+    crate::runner::check_script(loaded).err().map(|e| mk(Status::Invalid, e.to_string()))
 }
 
 /// A loaded scenario and, when the oracle can't run it itself, the result that says why: the
