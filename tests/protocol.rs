@@ -22,6 +22,15 @@ fn bundled() -> Vec<Loaded> {
         .expect("scenarios/")
         .iter()
         .map(|f| load_file(f, &pool).unwrap_or_else(|e| panic!("{e}")))
+        // Ids relative to the repository: the reference engine seeds each scenario from its id,
+        // so absolute paths would make the random policies choose differently in every checkout
+        // (CI's clone chose a Doomsday split this machine's never did).
+        .map(|mut l| {
+            if let Ok(relative) = std::path::Path::new(&l.id).strip_prefix(repo_root()) {
+                l.id = relative.display().to_string();
+            }
+            l
+        })
         .collect()
 }
 

@@ -12,6 +12,23 @@ use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, LoggedEvent, Outcome};
 use crate::sim::SimError;
 
+/// The zones a search's destination `to` puts a found card owned by `owner` into.
+fn destination_zones(
+    to: crate::cards::instructions::Destination,
+    owner: crate::model::PlayerId,
+) -> Vec<crate::model::ZoneRef> {
+    use crate::cards::instructions::Destination;
+    use crate::model::ZoneRef;
+    match to {
+        Destination::Hand => vec![ZoneRef::Hand(owner)],
+        Destination::Battlefield | Destination::BattlefieldTapped => vec![ZoneRef::Battlefield],
+        Destination::Graveyard => vec![ZoneRef::Graveyard(owner)],
+        Destination::Exile | Destination::ExileFaceDown => vec![ZoneRef::Exile],
+        Destination::LibraryTop => vec![ZoneRef::Library(owner)],
+        Destination::TargetPlayerChoosesForGraveyard(_) => vec![ZoneRef::Graveyard(owner), ZoneRef::Hand(owner)],
+    }
+}
+
 /// Decisions read off an observed log.
 pub(super) struct Observed<'a> {
     events: &'a [LoggedEvent],
@@ -325,6 +342,22 @@ impl Observed<'_> {
                 }
             }
         }
+        // Readings are tried in order and only the first `MAX_READINGS` are kept, so the cards
+        // most likely found go first: those the log moves to where the search puts what it
+        // finds, then those it reveals or leaves on top, then those it moves elsewhere. When a
+        // search also moves what it doesn't find (Doomsday exiles the rest, 701.13a), every
+        // candidate moves and only this order keeps the right reading within the limit.
+        let names = game.names();
+        let fit = |&(c, evidence): &(ObjId, Option<usize>)| -> u8 {
+            let Some(Event::Moved { to: moved_to, .. }) = evidence.map(|i| &self.events[i].event) else { return 1 };
+            let owner = game.obj(c).owner;
+            if to.iter().any(|d| destination_zones(*d, owner).iter().any(|z| z.display(&names) == *moved_to)) {
+                0
+            } else {
+                2
+            }
+        };
+        shown.sort_by_key(fit);
         let most = most.min(shown.len());
         let mut readings: Vec<Vec<usize>> = Vec::new();
         for k in (0..=most).rev() {
