@@ -184,17 +184,30 @@ fn features(case: &FuzzCase, choices: &[u8]) -> Vec<&'static str> {
         if contexts.iter().any(|c| c.candidates.iter().flatten().any(fetch_land)) {
             out.push("a fetch land among the candidates");
         }
+        // A Panglacial Wurm in a library being searched: the search offers to cast it (601.3).
+        let game = &built.loaded.setup.game;
+        let wurm_in_library = |whose: usize| {
+            game.zone(mtg_oracle::model::ZoneRef::Library(whose))
+                .iter()
+                .any(|&x| game.obj(x).def.name == "Panglacial Wurm")
+        };
+        if contexts.iter().any(|c| c.zones.iter().any(|z| z.ends_with(".library")) && wurm_in_library(c.whose)) {
+            out.push("a Panglacial Wurm in a searched library");
+        }
     }
     out
 }
 
 #[test]
 fn generators_reach_the_interesting_cases() {
+    // Enough cases for the rarest feature (a Panglacial Wurm where a search looks: an extra card
+    // of eleven, in a library, of the player whose library is searched) to show a few times.
+    const CASES: usize = 2000;
     let seed = 0x6d74_675f_6675_7a7a;
     println!("reach seed: {seed:#x}");
     let mut rng = StdRng::seed_from_u64(seed);
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for _ in 0..600 {
+    for _ in 0..CASES {
         let len = rng.random_range(16..500usize);
         let data: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         let (case, choices) = case_from_fuzz_input(&data, Limits::ZONE_STATE).expect("any bytes decode");
@@ -221,9 +234,10 @@ fn generators_reach_the_interesting_cases() {
         "a library Stranglehold bars",
         "an Opposition Agent controlling a search",
         "a fetch land among the candidates",
+        "a Panglacial Wurm in a searched library",
     ] {
         let n = counts.get(want).copied().unwrap_or(0);
-        assert!(n >= 3, "the generator reached {want:?} only {n} times in 600 cases");
+        assert!(n >= 3, "the generator reached {want:?} only {n} times in {CASES} cases");
     }
 }
 

@@ -156,7 +156,7 @@ impl Hosers {
             opposition_agents.push(seat(u)?);
         }
         let mut extra_cards = Vec::new();
-        while extra_cards.len() < 4 && chance(u, 30)? {
+        while extra_cards.len() < 6 && chance(u, 45)? {
             extra_cards.push(ExtraCard {
                 card: u.arbitrary()?,
                 seat: seat(u)?,

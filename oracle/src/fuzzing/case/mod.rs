@@ -38,15 +38,31 @@ pub const TARGET_ID: &str = "the-target";
 /// Permanents that may start on the battlefield (besides censors and watchers).
 const PERMANENTS: [&str; 5] = ["Grizzly Bears", "Ornithopter", "Forest", "Island", "Plains"];
 
-/// Cards of the search-hoser family and the fetch lands that [`Hosers::extra_cards`] adds to
-/// hidden zones and the graveyard. In a zone they are just cards with characteristics (nonbasic
-/// lands without basic land types; a flash creature; an enchantment) for a search to find or
-/// skip; Stranglehold and Opposition Agent act from the battlefield through [`Hosers`].
+/// Cards of issue 12 that [`Hosers::extra_cards`] adds to hidden zones and the graveyard: the
+/// search-hoser family, the fetch lands, and cards that act from where a search meets them.
+/// Most are just cards with characteristics there (nonbasic lands without basic land types; a
+/// flash creature; an enchantment; a split card whose halves a filter reads separately, 709.4)
+/// for a search to find or skip; Stranglehold and Opposition Agent act from the battlefield
+/// through [`Hosers`]; a Panglacial Wurm in a searched library may be cast during the search
+/// (601.3), and an Eternal Dragon in a graveyard is a card a graveyard search may find.
 ///
 /// They are not in [`PALETTE`]: changing its length would change what every committed corpus
 /// input decodes to. The hosers are read from the end of the case instead (see [`Hosers`]).
-pub const EXTRA_CARDS: [&str; 6] =
-    ["Polluted Delta", "Misty Rainforest", "Verdant Catacombs", "Evolving Wilds", "Stranglehold", "Opposition Agent"];
+/// Appending here changes which extra card an input's byte names (taken modulo the length), so
+/// inputs keep decoding to valid cases, only to other ones.
+pub const EXTRA_CARDS: [&str; 11] = [
+    "Polluted Delta",
+    "Misty Rainforest",
+    "Verdant Catacombs",
+    "Evolving Wilds",
+    "Stranglehold",
+    "Opposition Agent",
+    "Panglacial Wurm",
+    "Eternal Dragon",
+    "Cease // Desist",
+    "Fact or Fiction",
+    "Stoneforge Mystic",
+];
 
 /// How large generated zones may be.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -111,6 +111,16 @@ pub fn search_contexts(b: &Built, o: &Outcome) -> Result<Vec<SearchContext>, Che
         _ => None,
     });
     let mut taken: BTreeSet<String> = BTreeSet::new();
+    // A card cast from a library while it is searched (Panglacial Wurm, 601.3) leaves the library
+    // during the search, so no search can find it (it is not "left" by a search for all cards).
+    let cast_during_resolution: BTreeSet<&String> = o
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Cast { card, .. } if e.step == step => Some(card),
+            _ => None,
+        })
+        .collect();
     let mut out = Vec::new();
     for e in &o.events {
         let Event::Searched { player, zones, library_top, found } = &e.event else { continue };
@@ -141,6 +151,9 @@ pub fn search_contexts(b: &Built, o: &Outcome) -> Result<Vec<SearchContext>, Che
             let mut cards = zone_at_search(b, zone);
             if let (ZoneRef::Library(_), Some(cap)) = (zone, cap) {
                 cards.truncate(cap as usize);
+            }
+            if let ZoneRef::Library(_) = zone {
+                cards.retain(|c| !cast_during_resolution.contains(c));
             }
             looked.extend(cards.into_iter().filter(|c| !taken.contains(c)));
         }
