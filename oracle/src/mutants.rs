@@ -163,11 +163,14 @@ pub enum Mutant {
     HalfLifeRoundedDown,
     /// Doomsday's "exile the rest" exiles the rest of the library but leaves the graveyard.
     ExileRestSparesGraveyard,
+    /// A card a search puts into a graveyard (Entomb) is moved there directly: no replacement
+    /// effect applies to it (Darksteel Colossus) and no "put into a graveyard" trigger sees it.
+    FoundCardToGraveyardUnwatched,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 56] = [
+    pub const ALL: [Mutant; 57] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -224,6 +227,7 @@ impl Mutant {
         Mutant::WishStoppedBySearchBan,
         Mutant::HalfLifeRoundedDown,
         Mutant::ExileRestSparesGraveyard,
+        Mutant::FoundCardToGraveyardUnwatched,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -285,6 +289,7 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "wish-stopped-by-search-ban",
             Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
             Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
+            Mutant::FoundCardToGraveyardUnwatched => "found-card-to-graveyard-unwatched",
         }
     }
 
@@ -389,6 +394,9 @@ impl Mutant {
             }
             Mutant::HalfLifeRoundedDown => "Doomsday's \"lose half your life, rounded up\" rounds an odd total down",
             Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
+            Mutant::FoundCardToGraveyardUnwatched => {
+                "a card a search puts into a graveyard skips the replacement effects and triggers that watch cards put there"
+            }
         }
     }
 
@@ -463,6 +471,7 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "400.11",
             Mutant::HalfLifeRoundedDown => "107.1a",
             Mutant::ExileRestSparesGraveyard => "701.13a",
+            Mutant::FoundCardToGraveyardUnwatched => "614.1a",
         }
     }
 

@@ -257,8 +257,16 @@ impl Sim<'_> {
                     }
                     match to {
                         Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
-                        Destination::Graveyard => {
+                        // Through `put_into_graveyard`, as any card put into a graveyard: a
+                        // replacement may send it elsewhere (Darksteel Colossus, 614.1a) and "put
+                        // into a graveyard from anywhere" triggers see it (Guile, 603.2). The
+                        // graveyard is public, so who saw it found doesn't matter there.
+                        // Mutant `found-card-to-graveyard-unwatched`: moved there directly.
+                        Destination::Graveyard if self.bug(Mutant::FoundCardToGraveyardUnwatched) => {
                             self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
+                        }
+                        Destination::Graveyard => {
+                            self.put_into_graveyard(o, false, "701.23a");
                         }
                         Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
                         // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
@@ -279,7 +287,7 @@ impl Sim<'_> {
                         }
                         Destination::LibraryTop => to_top.push((o, seen)),
                         Destination::TargetPlayerChoosesForGraveyard(_) if chosen_for_graveyard.contains(&o) => {
-                            self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "608.2d")
+                            self.put_into_graveyard(o, false, "608.2d");
                         }
                         Destination::TargetPlayerChoosesForGraveyard(_) => {
                             self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "608.2d")
