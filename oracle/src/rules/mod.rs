@@ -10,6 +10,7 @@ pub mod damage;
 pub mod destroy;
 pub mod discard;
 pub mod dredge;
+pub mod legend;
 pub mod life;
 pub mod mill;
 pub mod naming;

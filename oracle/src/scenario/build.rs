@@ -130,6 +130,16 @@ impl<'a> Builder<'a> {
             let controller = self.player_opt(c.controller.as_deref(), &format!("{path}.controller"))?.unwrap_or(owner);
             self.add(c, ZoneRef::Battlefield, owner, controller, &path)?;
         }
+        // 704.5j: the state-based action would already have left one of them (704.3).
+        if let Some(group) = crate::rules::legend::legend_rule_groups(&self.game).first() {
+            return Err(BuildError::new(
+                "battlefield".into(),
+                format!(
+                    "{}; a scenario can't start in a state a state-based action would change",
+                    crate::rules::legend::describe(&self.game, group)
+                ),
+            ));
+        }
         for (j, c) in s.exile.iter().enumerate() {
             let path = format!("exile[{j}]");
             if c.controller.is_some() {

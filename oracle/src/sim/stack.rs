@@ -238,6 +238,12 @@ impl Sim<'_> {
             }
         }
         self.destroy_lethally_damaged()?;
+        if let Some(group) = crate::rules::legend::legend_rule_groups(&self.game).first() {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: crate::rules::legend::describe(&self.game, group),
+            });
+        }
         self.apply_reveal_statics()?;
         self.flush_triggers()
     }
