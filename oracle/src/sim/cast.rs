@@ -671,7 +671,11 @@ impl Sim<'_> {
                     self.revealed_for_activation = None;
                     self.release_reveals();
                     let other = other?;
-                    let why = format!("{other:?} doesn't pay each of the {} cost parts once", parts.len());
+                    let why = format!(
+                        "{} doesn't pay each of the {} cost parts once",
+                        super::describe_choice(&self.game, &other),
+                        parts.len()
+                    );
                     return Err(self.illegal(Violation::new("601.2h", why), Vec::new()));
                 }
             }
@@ -952,7 +956,13 @@ impl Sim<'_> {
                 other => {
                     let listed = options.iter().map(|&o| self.id(o)).collect();
                     return Err(self.illegal(
-                        Violation::new("702.52b", format!("{other:?} is not a card whose dredge this library can pay")),
+                        Violation::new(
+                            "702.52b",
+                            format!(
+                                "{} is not a card whose dredge this library can pay",
+                                super::describe_choice(&self.game, &other)
+                            ),
+                        ),
                         listed,
                     ));
                 }

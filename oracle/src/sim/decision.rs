@@ -458,3 +458,34 @@ pub trait Decider {
     /// continuously revealed top card whose place is already fixed, 401.5).
     fn note_shown(&mut self, _step: usize, _event: &Event) {}
 }
+
+/// An answer as an error message shows it: card ids and player names, not the simulator's
+/// object numbers (an illegal scripted or observed answer is named in the author's terms).
+pub(crate) fn describe_choice(game: &Game, choice: &Choice) -> String {
+    let ids = |cards: &[ObjId]| {
+        format!("[{}]", cards.iter().map(|&o| game.obj(o).id.as_str()).collect::<Vec<_>>().join(", "))
+    };
+    match choice {
+        Choice::Bool(true) => "yes".into(),
+        Choice::Bool(false) => "no".into(),
+        Choice::Cards(cards) => ids(cards),
+        Choice::Parts(parts) => format!("[{}]", parts.iter().map(|p| ids(p)).collect::<Vec<_>>().join(", ")),
+        Choice::Order(order) => format!("the order {order:?}"),
+        Choice::Name(name) => format!("`{name}`"),
+        Choice::Cast(None) => "declining to cast".into(),
+        Choice::Cast(Some((card, None))) => format!("casting {}", game.obj(*card).id),
+        Choice::Cast(Some((card, Some(half)))) => format!("casting {} (half {half})", game.obj(*card).id),
+        Choice::Targets(targets) => format!(
+            "[{}]",
+            targets
+                .iter()
+                .map(|t| match t {
+                    TargetChoice::Obj(o, _) => game.obj(*o).id.clone(),
+                    TargetChoice::Player(p) => game.players[*p].name.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Choice::Limit(n) => format!("a limit of {n}"),
+    }
+}

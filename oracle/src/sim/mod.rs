@@ -15,6 +15,7 @@ mod search;
 mod stack;
 mod turn;
 
+pub(crate) use decision::describe_choice;
 pub use decision::{Action, Choice, Decider, Decision, MayAbout, SimError, TargetChoice};
 pub(crate) use search::destination_zone;
 use stack::StackItem;
@@ -456,7 +457,10 @@ impl<'d> Sim<'d> {
             other => Err(self.illegal(
                 Violation::new(
                     "701.24a",
-                    format!("{other:?} is not {count} of the cards whose order the oracle leaves open there"),
+                    format!(
+                        "{} is not {count} of the cards whose order the oracle leaves open there",
+                        describe_choice(&self.game, &other)
+                    ),
                 ),
                 Vec::new(),
             )),
@@ -530,7 +534,7 @@ fn effects_yes_no(sim: &mut Sim<'_>, decision: &Decision) -> Result<bool, SimErr
     match sim.decide(decision)? {
         Choice::Bool(b) => Ok(b),
         other => Err(sim.illegal(
-            Violation::new("101.4", format!("{other:?} is not a yes/no answer")),
+            Violation::new("101.4", format!("{} is not a yes/no answer", describe_choice(&sim.game, &other))),
             vec!["yes".into(), "no".into()],
         )),
     }

@@ -192,7 +192,11 @@ impl Sim<'_> {
                 other => Err(SimError::Illegal {
                     violation: crate::rules::Violation::new(
                         "616.1",
-                        format!("{other:?} is not one of the replacement effects that apply to {}", game.obj(obj).id),
+                        format!(
+                            "{} is not one of the replacement effects that apply to {}",
+                            super::describe_choice(game, &other),
+                            game.obj(obj).id
+                        ),
                     ),
                     step: *step,
                     options: options.iter().map(|r| r.key().to_string()).collect(),

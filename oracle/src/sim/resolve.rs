@@ -364,7 +364,10 @@ impl Sim<'_> {
                         }
                         other => {
                             let listed = options.iter().map(|&o| self.id(o)).collect();
-                            let v = Violation::new("701.21a", format!("`{other:?}` is not a set of permanents"));
+                            let v = Violation::new(
+                                "701.21a",
+                                format!("{} is not a set of permanents", super::describe_choice(&self.game, &other)),
+                            );
                             return Err(self.illegal(v, listed));
                         }
                     }
@@ -461,7 +464,13 @@ impl Sim<'_> {
                     Choice::Cards(c) => c,
                     other => {
                         let listed = cards.iter().map(|&o| self.id(o)).collect();
-                        let v = Violation::new("700.3", format!("`{other:?}` is not a pile of the revealed cards"));
+                        let v = Violation::new(
+                            "700.3",
+                            format!(
+                                "{} is not a pile of the revealed cards",
+                                super::describe_choice(&self.game, &other)
+                            ),
+                        );
                         return Err(self.illegal(v, listed));
                     }
                 };
@@ -505,7 +514,13 @@ impl Sim<'_> {
                         Choice::Cards(c) => c,
                         other => {
                             let listed = hand.iter().map(|&o| self.id(o)).collect();
-                            let v = Violation::new("609.3", format!("`{other:?}` is not a set of cards of the hand"));
+                            let v = Violation::new(
+                                "609.3",
+                                format!(
+                                    "{} is not a set of cards of the hand",
+                                    super::describe_choice(&self.game, &other)
+                                ),
+                            );
                             return Err(self.illegal(v, listed));
                         }
                     };
@@ -721,7 +736,13 @@ impl Sim<'_> {
                         other => {
                             let listed = options.iter().map(|&o| self.id(o)).collect();
                             return Err(self.illegal(
-                                Violation::new("701.9b", format!("{other:?} is not {n} different cards from the hand")),
+                                Violation::new(
+                                    "701.9b",
+                                    format!(
+                                        "{} is not {n} different cards from the hand",
+                                        super::describe_choice(&self.game, &other)
+                                    ),
+                                ),
                                 listed,
                             ));
                         }
@@ -766,9 +787,13 @@ impl Sim<'_> {
                 })? {
                     Choice::Name(n) => n,
                     other => {
-                        return Err(
-                            self.illegal(Violation::new("709.4a", format!("{other:?} is not a card name")), options)
-                        );
+                        return Err(self.illegal(
+                            Violation::new(
+                                "709.4a",
+                                format!("{} is not a card name", super::describe_choice(&self.game, &other)),
+                            ),
+                            options,
+                        ));
                     }
                 };
                 if let Err(v) = crate::rules::naming::check_name(&self.game, &name, filter) {
@@ -1038,7 +1063,13 @@ impl Sim<'_> {
                     other => {
                         let listed = payable.iter().map(|&o| self.id(o)).collect();
                         return Err(self.illegal(
-                            Violation::new("601.2f", format!("{other:?} doesn't pay the additional cost")),
+                            Violation::new(
+                                "601.2f",
+                                format!(
+                                    "{} doesn't pay the additional cost",
+                                    super::describe_choice(&self.game, &other)
+                                ),
+                            ),
                             listed,
                         ));
                     }
@@ -1075,7 +1106,13 @@ impl Sim<'_> {
                 Choice::Cast(Some(c)) if options.contains(&c) => Some(c),
                 other => {
                     return Err(self.illegal(
-                        Violation::new("709.3c", format!("{other:?} is not a half of the copy that may be cast")),
+                        Violation::new(
+                            "709.3c",
+                            format!(
+                                "{} is not a half of the copy that may be cast",
+                                super::describe_choice(&self.game, &other)
+                            ),
+                        ),
                         Vec::new(),
                     ));
                 }
@@ -1128,7 +1165,10 @@ impl Sim<'_> {
         match self.decide(decision)? {
             Choice::Bool(b) => Ok(b),
             other => Err(self.illegal(
-                Violation::new("101.4", format!("{other:?} is not a yes/no answer")),
+                Violation::new(
+                    "101.4",
+                    format!("{} is not a yes/no answer", super::describe_choice(&self.game, &other)),
+                ),
                 vec!["yes".into(), "no".into()],
             )),
         }
@@ -1151,7 +1191,7 @@ impl Sim<'_> {
             other => {
                 let shown = match &other {
                     Choice::Cards(c) => c.iter().map(|&o| self.id(o)).collect::<Vec<_>>().join(", "),
-                    _ => format!("{other:?}"),
+                    _ => super::describe_choice(&self.game, &other),
                 };
                 let listed = options.iter().map(|&o| self.id(o)).collect();
                 Err(self.illegal(Violation::new("608.2d", format!("`{shown}` is not {what}")), listed))

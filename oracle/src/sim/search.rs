@@ -508,7 +508,10 @@ impl Sim<'_> {
                 Choice::Cards(c) => c,
                 other => {
                     let listed = cards.iter().map(|&o| self.id(o)).collect();
-                    let v = Violation::new("608.2d", format!("`{other:?}` is not a set of found cards"));
+                    let v = Violation::new(
+                        "608.2d",
+                        format!("{} is not a set of found cards", super::describe_choice(&self.game, &other)),
+                    );
                     return Err(self.illegal(v, listed));
                 }
             };
@@ -655,7 +658,10 @@ impl Sim<'_> {
             Choice::Limit(n) => n,
             other => {
                 return Err(self.illegal(
-                    Violation::new("616.1", format!("{other:?} is not a search limit")),
+                    Violation::new(
+                        "616.1",
+                        format!("{} is not a search limit", super::describe_choice(&self.game, &other)),
+                    ),
                     caps.iter().map(|n| format!("top {n}")).collect(),
                 ));
             }
@@ -687,7 +693,8 @@ impl Sim<'_> {
                     Violation::new(
                         "701.23a",
                         format!(
-                            "{other:?} is not a set of found cards for each of {} search instruction(s)",
+                            "{} is not a set of found cards for each of {} search instruction(s)",
+                            super::describe_choice(&self.game, &other),
                             parts.len()
                         ),
                     ),

@@ -93,7 +93,11 @@ impl Sim<'_> {
                         return Err(self.illegal(
                             Violation::new(
                                 "603.3b",
-                                format!("{other:?} doesn't put each of {} triggers on the stack once", group.len()),
+                                format!(
+                                    "{} doesn't put each of {} triggers on the stack once",
+                                    super::describe_choice(&self.game, &other),
+                                    group.len()
+                                ),
                             ),
                             Vec::new(),
                         ));
@@ -115,8 +119,12 @@ impl Sim<'_> {
                         Choice::Targets(chosen) if options.contains(&chosen) => chosen,
                         other => {
                             let listed = options.iter().map(|o| self.describe_targets(o)).collect();
+                            let chosen = match &other {
+                                Choice::Targets(t) => self.describe_targets(t),
+                                _ => "that answer".into(),
+                            };
                             return Err(self.illegal(
-                                Violation::new("603.3d", format!("{other:?} is not a legal choice of targets")),
+                                Violation::new("603.3d", format!("{chosen} is not a legal choice of targets")),
                                 listed,
                             ));
                         }
