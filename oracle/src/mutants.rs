@@ -163,11 +163,15 @@ pub enum Mutant {
     HalfLifeRoundedDown,
     /// Doomsday's "exile the rest" exiles the rest of the library but leaves the graveyard.
     ExileRestSparesGraveyard,
+    /// A planeswalker's loyalty abilities may be activated more than once a turn.
+    LoyaltyTwicePerTurn,
+    /// A planeswalker with loyalty 0 stays on the battlefield.
+    ZeroLoyaltyPlaneswalkerStays,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 56] = [
+    pub const ALL: [Mutant; 58] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -224,6 +228,8 @@ impl Mutant {
         Mutant::WishStoppedBySearchBan,
         Mutant::HalfLifeRoundedDown,
         Mutant::ExileRestSparesGraveyard,
+        Mutant::LoyaltyTwicePerTurn,
+        Mutant::ZeroLoyaltyPlaneswalkerStays,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -285,6 +291,8 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "wish-stopped-by-search-ban",
             Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
             Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
+            Mutant::LoyaltyTwicePerTurn => "loyalty-twice-per-turn",
+            Mutant::ZeroLoyaltyPlaneswalkerStays => "zero-loyalty-planeswalker-stays",
         }
     }
 
@@ -389,6 +397,10 @@ impl Mutant {
             }
             Mutant::HalfLifeRoundedDown => "Doomsday's \"lose half your life, rounded up\" rounds an odd total down",
             Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
+            Mutant::LoyaltyTwicePerTurn => {
+                "a planeswalker's loyalty ability is activated a second time in one turn (Ashiok, Dream Render's -1)"
+            }
+            Mutant::ZeroLoyaltyPlaneswalkerStays => "a planeswalker with loyalty 0 stays on the battlefield",
         }
     }
 
@@ -463,6 +475,8 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "400.11",
             Mutant::HalfLifeRoundedDown => "107.1a",
             Mutant::ExileRestSparesGraveyard => "701.13a",
+            Mutant::LoyaltyTwicePerTurn => "606.3",
+            Mutant::ZeroLoyaltyPlaneswalkerStays => "704.5i",
         }
     }
 

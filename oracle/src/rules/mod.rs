@@ -11,6 +11,7 @@ pub mod destroy;
 pub mod discard;
 pub mod dredge;
 pub mod life;
+pub mod loyalty;
 pub mod mill;
 pub mod naming;
 pub mod piles;
