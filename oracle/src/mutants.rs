@@ -166,11 +166,15 @@ pub enum Mutant {
     /// A card a search puts into a graveyard (Entomb) is moved there directly: no replacement
     /// effect applies to it (Darksteel Colossus) and no "put into a graveyard" trigger sees it.
     FoundCardToGraveyardUnwatched,
+    /// A planeswalker's loyalty abilities may be activated more than once a turn.
+    LoyaltyTwicePerTurn,
+    /// A planeswalker with loyalty 0 stays on the battlefield.
+    ZeroLoyaltyPlaneswalkerStays,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 57] = [
+    pub const ALL: [Mutant; 59] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -228,6 +232,8 @@ impl Mutant {
         Mutant::HalfLifeRoundedDown,
         Mutant::ExileRestSparesGraveyard,
         Mutant::FoundCardToGraveyardUnwatched,
+        Mutant::LoyaltyTwicePerTurn,
+        Mutant::ZeroLoyaltyPlaneswalkerStays,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -290,6 +296,8 @@ impl Mutant {
             Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
             Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
             Mutant::FoundCardToGraveyardUnwatched => "found-card-to-graveyard-unwatched",
+            Mutant::LoyaltyTwicePerTurn => "loyalty-twice-per-turn",
+            Mutant::ZeroLoyaltyPlaneswalkerStays => "zero-loyalty-planeswalker-stays",
         }
     }
 
@@ -397,6 +405,10 @@ impl Mutant {
             Mutant::FoundCardToGraveyardUnwatched => {
                 "a card a search puts into a graveyard skips the replacement effects and triggers that watch cards put there"
             }
+            Mutant::LoyaltyTwicePerTurn => {
+                "a planeswalker's loyalty ability is activated a second time in one turn (Ashiok, Dream Render's -1)"
+            }
+            Mutant::ZeroLoyaltyPlaneswalkerStays => "a planeswalker with loyalty 0 stays on the battlefield",
         }
     }
 
@@ -472,6 +484,8 @@ impl Mutant {
             Mutant::HalfLifeRoundedDown => "107.1a",
             Mutant::ExileRestSparesGraveyard => "701.13a",
             Mutant::FoundCardToGraveyardUnwatched => "614.1a",
+            Mutant::LoyaltyTwicePerTurn => "606.3",
+            Mutant::ZeroLoyaltyPlaneswalkerStays => "704.5i",
         }
     }
 

@@ -106,6 +106,10 @@ pub struct CardDef {
     /// Power/toughness, for creatures (informational).
     #[serde(default)]
     pub power_toughness: Option<String>,
+    /// Printed loyalty of a planeswalker (209.1): it enters the battlefield with that many
+    /// loyalty counters on it (306.5b).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty: Option<u32>,
     /// Oracle text of this face, verbatim from the Oracle reference.
     #[serde(default)]
     pub oracle: String,

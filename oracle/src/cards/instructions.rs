@@ -643,6 +643,10 @@ pub enum Effect {
     /// The object gains flashback until end of turn, with a flashback cost equal to its mana cost
     /// (Snapcaster Mage; CR 702.34a).
     GainFlashback(CardRef),
+    /// "Exile each opponent's graveyard" (Ashiok, Dream Render): every card in the graveyard of
+    /// each player named is exiled (701.13a); `each_opponent` leaves the controller's own graveyard
+    /// where it is.
+    ExileGraveyard(PlayerRef),
     /// Put a -1/-1 counter on each creature. Creatures' toughness and state-based actions are not
     /// modelled, so with a creature on the battlefield the run is refused as unsupported.
     MinusCounterOnEachCreature,
@@ -1032,6 +1036,12 @@ pub struct ActivatedAbility {
     /// allowing the activation only in that step of the activating player's own turn.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub only_during_your: Option<TurnStep>,
+    /// A loyalty ability (CR 606.2): its cost is the loyalty symbol, `+N`, `-N` or `0` — putting N
+    /// loyalty counters on the permanent or removing N from it (606.4). It is activated only at
+    /// sorcery timing, once per turn per permanent (606.3), and a negative cost needs that many
+    /// counters on the permanent (606.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty: Option<i32>,
     /// What the ability does when it resolves.
     pub effect: Vec<Effect>,
 }

@@ -24,6 +24,12 @@ pub enum DefError {
         /// The card's name.
         card: String,
     },
+    /// A planeswalker without a printed loyalty, or a printed loyalty on a card that isn't a
+    /// planeswalker (209.1).
+    Loyalty {
+        /// The card's name.
+        card: String,
+    },
 }
 
 impl DefError {
@@ -32,7 +38,8 @@ impl DefError {
         match self {
             DefError::SplitHalves { card }
             | DefError::NestedSplit { card }
-            | DefError::SplitCharacteristics { card } => card,
+            | DefError::SplitCharacteristics { card }
+            | DefError::Loyalty { card } => card,
         }
     }
 }
@@ -44,6 +51,9 @@ impl fmt::Display for DefError {
             DefError::NestedSplit { card } => write!(f, "a half of `{card}` can't itself be split"),
             DefError::SplitCharacteristics { card } => {
                 write!(f, "split card `{card}`: put characteristics on its halves, not on the card")
+            }
+            DefError::Loyalty { card } => {
+                write!(f, "`{card}`: a planeswalker has a printed loyalty, and only a planeswalker has one (209.1)")
             }
         }
     }
@@ -63,6 +73,13 @@ pub fn validate_def(def: &CardDef) -> Result<(), DefError> {
         }
         if !def.types.is_empty() || def.mana_cost.is_some() {
             return Err(DefError::SplitCharacteristics { card: card() });
+        }
+    }
+    // 209.1: the printed loyalty of a planeswalker is the number of loyalty counters it enters
+    // with (306.5b); no other card has one.
+    for face in def.faces() {
+        if face.types.contains(&super::def::CardType::Planeswalker) != face.loyalty.is_some() {
+            return Err(DefError::Loyalty { card: face.name.clone() });
         }
     }
     Ok(())
@@ -97,6 +114,19 @@ mod tests {
             error.map(|e| e.to_string()).as_deref(),
             Some("split card `Up // Down`: put characteristics on its halves, not on the card")
         );
+    }
+
+    #[test]
+    fn a_planeswalker_and_only_a_planeswalker_has_a_printed_loyalty() {
+        let walker = "- name: W\n  types: [Planeswalker]\n";
+        let message = CardPool::from_yaml(walker).err().map(|e| e.to_string());
+        assert_eq!(
+            message.as_deref(),
+            Some("`W`: a planeswalker has a printed loyalty, and only a planeswalker has one (209.1)")
+        );
+        let land = "- name: L\n  types: [Land]\n  loyalty: 3\n";
+        assert!(CardPool::from_yaml(land).is_err());
+        assert!(CardPool::from_yaml("- name: W\n  types: [Planeswalker]\n  loyalty: 3\n").is_ok());
     }
 
     #[test]

@@ -212,6 +212,12 @@ pub struct ObjFlags {
     /// Damage marked on this permanent (120.3e); the scenario is one turn, so it stays until the
     /// permanent leaves the battlefield.
     pub damage: u32,
+    /// Loyalty counters on this permanent (306.5b: a planeswalker enters with its printed
+    /// loyalty); a new object starts without counters (400.7).
+    pub loyalty: u32,
+    /// A loyalty ability of this permanent has been activated this turn (606.3); the scenario is
+    /// one turn, and a new object may be activated again (400.7).
+    pub loyalty_activated: bool,
 }
 
 /// A player's state.

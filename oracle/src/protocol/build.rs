@@ -42,6 +42,10 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     if scenario.battlefield.iter().any(|c| c.tapped) {
         out.insert("tapped-at-start".into());
     }
+    // A planeswalker set up with loyalty other than its printed number (306.5b).
+    if scenario.battlefield.iter().any(|c| c.loyalty.is_some()) {
+        out.insert("loyalty-at-start".into());
+    }
     // Steps that come from outside the scenario: an engine often has them only as a debug action
     // that skips what a real cause would do (a "leaves the battlefield" trigger), so each has a
     // tag an adapter can leave out of `supports.features`.

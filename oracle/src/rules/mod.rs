@@ -12,6 +12,7 @@ pub mod discard;
 pub mod dredge;
 pub mod legend;
 pub mod life;
+pub mod loyalty;
 pub mod mill;
 pub mod naming;
 pub mod piles;

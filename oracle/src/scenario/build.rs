@@ -275,6 +275,20 @@ impl<'a> Builder<'a> {
                 id
             }
         };
+        if c.loyalty.is_some()
+            && (zone != ZoneRef::Battlefield || !def.types.contains(&crate::cards::def::CardType::Planeswalker))
+        {
+            return Err(BuildError::new(
+                format!("{path}.loyalty"),
+                "only a planeswalker on the battlefield has loyalty counters (306.5b)".into(),
+            ));
+        }
+        if c.loyalty == Some(0) {
+            return Err(BuildError::new(
+                format!("{path}.loyalty"),
+                "a planeswalker with loyalty 0 is put into its owner's graveyard (704.5i), so it can't start on the battlefield".into(),
+            ));
+        }
         if c.tapped && zone != ZoneRef::Battlefield {
             return Err(BuildError::new(format!("{path}.tapped"), "only permanents can be tapped (110.5)".into()));
         }
@@ -301,6 +315,11 @@ impl<'a> Builder<'a> {
             }
             known |= bit(self.player(who, &format!("{path}.known_to[{k}]"))?);
         }
+        let loyalty = if zone == ZoneRef::Battlefield {
+            c.loyalty.unwrap_or_else(|| crate::rules::loyalty::starting_loyalty(&def))
+        } else {
+            0
+        };
         let obj = self.game.objs.len();
         self.game.objs.push(Obj {
             id: id.clone(),
@@ -317,7 +336,14 @@ impl<'a> Builder<'a> {
             object_no: 0,
             known,
             counters: 0,
-            flags: ObjFlags { granted_flashback: c.gains_flashback, tapped: c.tapped, ..ObjFlags::default() },
+            flags: ObjFlags {
+                granted_flashback: c.gains_flashback,
+                tapped: c.tapped,
+                // 306.5b: a planeswalker on the battlefield has its printed loyalty unless the
+                // setup says how many loyalty counters earlier turns left on it.
+                loyalty,
+                ..ObjFlags::default()
+            },
         });
         self.game.zone_mut(zone).push(obj);
         self.ids.insert(id, obj);

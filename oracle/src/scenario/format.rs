@@ -132,6 +132,10 @@ pub struct CardSetup {
     /// On the battlefield: the permanent starts tapped (110.5; untapped otherwise).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tapped: bool,
+    /// On the battlefield: the planeswalker's loyalty counters (default: its printed loyalty,
+    /// 306.5b), as if earlier turns had changed them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty: Option<u32>,
 }
 
 impl CardSetup {
@@ -146,6 +150,7 @@ impl CardSetup {
             face_down: false,
             gains_flashback: false,
             tapped: false,
+            loyalty: None,
         }
     }
 }
@@ -177,6 +182,9 @@ struct CardSetupFull {
     /// Starts tapped (battlefield only).
     #[serde(default)]
     tapped: bool,
+    /// Loyalty counters of a planeswalker (battlefield only; default: its printed loyalty).
+    #[serde(default)]
+    loyalty: Option<u32>,
 }
 
 impl JsonSchema for CardSetup {
@@ -211,6 +219,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     face_down: false,
                     gains_flashback: false,
                     tapped: false,
+                    loyalty: None,
                 })
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CardSetup, A::Error> {
@@ -224,6 +233,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     face_down: f.face_down,
                     gains_flashback: f.gains_flashback,
                     tapped: f.tapped,
+                    loyalty: f.loyalty,
                 })
             }
         }

@@ -546,6 +546,17 @@ impl Sim<'_> {
                 .map_err(|v| self.refused(v))?;
             turn_position = self.main_phase_for(&format!("{}'s {} may be activated", o.id, ab.name), "702.53a")?;
         }
+        if let Some(cost) = ab.loyalty {
+            // Mutant `loyalty-twice-per-turn`: an earlier loyalty activation this turn is ignored.
+            let mut permanent = o.clone();
+            if self.bug(Mutant::LoyaltyTwicePerTurn) {
+                permanent.flags.loyalty_activated = false;
+            }
+            turn_position =
+                crate::rules::loyalty::check_loyalty_timing(&permanent, &ab.name, self.stack.is_empty(), turn_position)
+                    .map_err(|v| self.refused(v))?;
+            crate::rules::loyalty::check_loyalty_cost(&o, &ab.name, cost).map_err(|v| self.refused(v))?;
+        }
         if ab.tap && o.flags.tapped {
             return Err(self.refused(Violation::new("602.2b", format!("{} is tapped, so {{T}} can't be paid", o.id))));
         }
@@ -640,6 +651,13 @@ impl Sim<'_> {
         if ab.tap {
             self.game.objs[card].flags.tapped = true;
         }
+        // 606.4: the loyalty cost puts counters on the permanent or removes them; 606.3: it has
+        // now had a loyalty ability activated this turn.
+        if let Some(cost) = ab.loyalty {
+            let flags = &mut self.game.objs[card].flags;
+            flags.loyalty = crate::rules::loyalty::loyalty_after_cost(flags.loyalty, cost);
+            flags.loyalty_activated = true;
+        }
         // 119.4: paying life moves no card, so when it is paid among the other parts changes
         // nothing. Mutant `life-cost-not-paid`: the life total stays as it was.
         if let Some(n) = ab.pay_life.filter(|&n| n > 0 && !self.bug(Mutant::LifeCostNotPaid)) {
@@ -700,6 +718,11 @@ impl Sim<'_> {
         self.revealed_for_activation = None;
         self.push_ability(card, player, ab.effect, x, targets, ab.targets);
         self.release_reveals();
+        // 704.3: state-based actions are checked before anyone gets priority again: a
+        // planeswalker whose loyalty cost took its last counter goes to the graveyard (704.5i).
+        if ab.loyalty.is_some() {
+            self.put_zero_loyalty_planeswalkers_into_graveyards();
+        }
         milled
     }
 

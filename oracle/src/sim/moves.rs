@@ -38,6 +38,8 @@ impl Sim<'_> {
             self.entered.push(obj);
             // 302.6: it has not been under its controller's control since the turn began.
             self.game.objs[obj].flags.entered_this_turn = true;
+            // 306.5b: a planeswalker enters with its printed loyalty in loyalty counters.
+            self.game.objs[obj].flags.loyalty = crate::rules::loyalty::starting_loyalty(&self.game.obj(obj).def);
             // 614.1d, 110.5b: "this land enters tapped" applies however it enters.
             if crate::rules::replacement::enters_tapped(self.game.obj(obj)) {
                 self.game.objs[obj].flags.tapped = true;

@@ -880,6 +880,19 @@ impl Sim<'_> {
                     self.game.objs[obj].flags.granted_flashback = true;
                 }
             }
+            Effect::ExileGraveyard(who) => {
+                // 701.13a: every card of each of those graveyards is exiled, all at the same time.
+                let cards: Vec<ObjId> = self
+                    .players(ctx, *who)?
+                    .into_iter()
+                    .flat_map(|p| self.game.zone(ZoneRef::Graveyard(p)).to_vec())
+                    .collect();
+                self.at_once(|sim| {
+                    for &c in &cards {
+                        sim.move_card(c, ZoneRef::Exile, Position::Top, 0, "701.13a");
+                    }
+                });
+            }
             Effect::MinusCounterOnEachCreature => {
                 let any = self
                     .game

@@ -246,6 +246,7 @@ impl Sim<'_> {
             }
         }
         self.destroy_lethally_damaged()?;
+        self.put_zero_loyalty_planeswalkers_into_graveyards();
         if let Some(group) = crate::rules::legend::legend_rule_groups(&self.game).first() {
             return Err(SimError::Unsupported {
                 step: self.step,
@@ -279,6 +280,25 @@ impl Sim<'_> {
             self.put_into_graveyards_at_once(&doomed, "704.5g");
         }
         Ok(())
+    }
+
+    /// 704.5i, a state-based action: every planeswalker with loyalty 0 is put into its owner's
+    /// graveyard, all at the same time (704.3).
+    pub(crate) fn put_zero_loyalty_planeswalkers_into_graveyards(&mut self) {
+        // Mutant `zero-loyalty-planeswalker-stays`: the planeswalker stays on the battlefield.
+        if self.bug(Mutant::ZeroLoyaltyPlaneswalkerStays) {
+            return;
+        }
+        let doomed: Vec<ObjId> = self
+            .game
+            .zone(ZoneRef::Battlefield)
+            .iter()
+            .copied()
+            .filter(|&o| crate::rules::loyalty::dies_to_zero_loyalty(self.game.obj(o)))
+            .collect();
+        if !doomed.is_empty() {
+            self.put_into_graveyards_at_once(&doomed, "704.5i");
+        }
     }
 
     /// Removes a spell from the stack without resolving it (countered, 701.6a).

@@ -229,6 +229,7 @@ impl FuzzCase {
                     sorcery_speed: false,
                     from_graveyard: false,
                     only_during_your: None,
+                    loyalty: None,
                 }],
                 ..CardDef::default()
             },
