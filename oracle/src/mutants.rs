@@ -163,11 +163,17 @@ pub enum Mutant {
     HalfLifeRoundedDown,
     /// Doomsday's "exile the rest" exiles the rest of the library but leaves the graveyard.
     ExileRestSparesGraveyard,
+    /// Guile's replacement is ignored: a spell its controller's spell or ability counters goes
+    /// to its owner's graveyard instead of exile, and can't be cast.
+    GuileCounterNotReplaced,
+    /// Guile's replacement applies to every counter, also one an opponent's spell or ability
+    /// makes.
+    GuileReplacesOpponentsCounters,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 56] = [
+    pub const ALL: [Mutant; 58] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -224,6 +230,8 @@ impl Mutant {
         Mutant::WishStoppedBySearchBan,
         Mutant::HalfLifeRoundedDown,
         Mutant::ExileRestSparesGraveyard,
+        Mutant::GuileCounterNotReplaced,
+        Mutant::GuileReplacesOpponentsCounters,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -285,6 +293,8 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "wish-stopped-by-search-ban",
             Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
             Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
+            Mutant::GuileCounterNotReplaced => "guile-counter-not-replaced",
+            Mutant::GuileReplacesOpponentsCounters => "guile-replaces-opponents-counters",
         }
     }
 
@@ -389,6 +399,12 @@ impl Mutant {
             }
             Mutant::HalfLifeRoundedDown => "Doomsday's \"lose half your life, rounded up\" rounds an odd total down",
             Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
+            Mutant::GuileCounterNotReplaced => {
+                "Guile's controller counters a spell and it goes to the graveyard, not exile, and can't be cast"
+            }
+            Mutant::GuileReplacesOpponentsCounters => {
+                "Guile also exiles a spell an opponent's spell counters, and lets its controller cast it"
+            }
         }
     }
 
@@ -463,6 +479,8 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "400.11",
             Mutant::HalfLifeRoundedDown => "107.1a",
             Mutant::ExileRestSparesGraveyard => "701.13a",
+            Mutant::GuileCounterNotReplaced => "614.1a",
+            Mutant::GuileReplacesOpponentsCounters => "701.6a",
         }
     }
 
