@@ -170,11 +170,17 @@ pub enum Mutant {
     LoyaltyTwicePerTurn,
     /// A planeswalker with loyalty 0 stays on the battlefield.
     ZeroLoyaltyPlaneswalkerStays,
+    /// Guile's replacement is ignored: a spell its controller's spell or ability counters goes
+    /// to its owner's graveyard instead of exile, and can't be cast.
+    GuileCounterNotReplaced,
+    /// Guile's replacement applies to every counter, also one an opponent's spell or ability
+    /// makes.
+    GuileReplacesOpponentsCounters,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 59] = [
+    pub const ALL: [Mutant; 61] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -234,6 +240,8 @@ impl Mutant {
         Mutant::FoundCardToGraveyardUnwatched,
         Mutant::LoyaltyTwicePerTurn,
         Mutant::ZeroLoyaltyPlaneswalkerStays,
+        Mutant::GuileCounterNotReplaced,
+        Mutant::GuileReplacesOpponentsCounters,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -298,6 +306,8 @@ impl Mutant {
             Mutant::FoundCardToGraveyardUnwatched => "found-card-to-graveyard-unwatched",
             Mutant::LoyaltyTwicePerTurn => "loyalty-twice-per-turn",
             Mutant::ZeroLoyaltyPlaneswalkerStays => "zero-loyalty-planeswalker-stays",
+            Mutant::GuileCounterNotReplaced => "guile-counter-not-replaced",
+            Mutant::GuileReplacesOpponentsCounters => "guile-replaces-opponents-counters",
         }
     }
 
@@ -409,6 +419,12 @@ impl Mutant {
                 "a planeswalker's loyalty ability is activated a second time in one turn (Ashiok, Dream Render's -1)"
             }
             Mutant::ZeroLoyaltyPlaneswalkerStays => "a planeswalker with loyalty 0 stays on the battlefield",
+            Mutant::GuileCounterNotReplaced => {
+                "Guile's controller counters a spell and it goes to the graveyard, not exile, and can't be cast"
+            }
+            Mutant::GuileReplacesOpponentsCounters => {
+                "Guile also exiles a spell an opponent's spell counters, and lets its controller cast it"
+            }
         }
     }
 
@@ -486,6 +502,8 @@ impl Mutant {
             Mutant::FoundCardToGraveyardUnwatched => "614.1a",
             Mutant::LoyaltyTwicePerTurn => "606.3",
             Mutant::ZeroLoyaltyPlaneswalkerStays => "704.5i",
+            Mutant::GuileCounterNotReplaced => "614.1a",
+            Mutant::GuileReplacesOpponentsCounters => "701.6a",
         }
     }
 

@@ -938,6 +938,14 @@ pub enum StaticAbility {
     /// (701.23f) sees only those — they may cast it, paying its costs, in the middle of the
     /// resolution; it goes on the stack and the search goes on without it.
     CastFromLibraryWhileSearching,
+    /// "If a spell or ability you control would counter a spell, instead exile that spell and you
+    /// may play that card without paying its mana cost" (Guile): a replacement effect (614.1a) on
+    /// the counter event of 701.6a, for spells and abilities this permanent's controller controls
+    /// only. The spell is exiled instead (so it was never countered), and that player may cast
+    /// the card at once, during the resolution, without paying its mana cost, or never (the
+    /// 2007-10-01 rulings); the rest of the countering spell or ability then goes on. A spell is
+    /// never a land card, so to play it is to cast it.
+    ExileInsteadOfCounteringMayPlay,
 }
 
 /// An alternative cost printed on a spell (CR 118.9): a cost the caster may pay instead of the

@@ -5,6 +5,7 @@ pub mod activating;
 pub mod apnap;
 pub mod casting;
 pub mod characteristics;
+pub mod counter;
 pub mod cycling;
 pub mod damage;
 pub mod destroy;

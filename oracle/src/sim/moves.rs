@@ -642,7 +642,8 @@ impl Sim<'_> {
                         | StaticAbility::OpponentsCantCauseOwnLibrarySearch
                         | StaticAbility::ControlsOpponentsSearchingTheirLibraries
                         | StaticAbility::OpponentsExileCardsTheyFind
-                        | StaticAbility::CastFromLibraryWhileSearching => {}
+                        | StaticAbility::CastFromLibraryWhileSearching
+                        | StaticAbility::ExileInsteadOfCounteringMayPlay => {}
                     }
                 }
             }

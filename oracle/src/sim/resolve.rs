@@ -594,12 +594,16 @@ impl Sim<'_> {
                     && self.game.obj(obj).zone == ZoneRef::Stack
                     && self.remove_spell(obj)
                 {
-                    self.put_into_graveyard(obj, false, "701.6a");
-                    // 400.7j: where the countered card went is a public zone (its owner's
-                    // graveyard, or exile instead), so the rest of the effect can find it there.
-                    let o = self.game.obj(obj);
-                    if crate::rules::zones::is_public(o.zone) && self.game.zone(o.zone).contains(&obj) {
-                        ctx.follow(obj, o.object_no);
+                    if let Some(caster) = self.counter_replaced_by(ctx.controller) {
+                        self.exile_instead_of_countering(caster, obj)?;
+                    } else {
+                        self.put_into_graveyard(obj, false, "701.6a");
+                        // 400.7j: where the countered card went is a public zone (its owner's
+                        // graveyard, or exile instead), so the rest of the effect can find it there.
+                        let o = self.game.obj(obj);
+                        if crate::rules::zones::is_public(o.zone) && self.game.zone(o.zone).contains(&obj) {
+                            ctx.follow(obj, o.object_no);
+                        }
                     }
                 }
             }
@@ -1021,6 +1025,25 @@ impl Sim<'_> {
                 }
             }
         }
+        let Some(card) = self.cast_one_free(caster, from, options)? else {
+            return Ok(None);
+        };
+        let whose = self.game.obj(card).owner;
+        if exile_instead {
+            self.game.objs[card].flags.graveyard_to_exile = true;
+        }
+        Ok(Some(whose))
+    }
+
+    /// `caster` may cast one of `options` (cards and halves in `from`'s zones) without paying its
+    /// mana cost, as part of a resolution (118.9): the choice, then the cast with any additional
+    /// cost paid. Returns the card cast, or `None` when none was (or none could be).
+    fn cast_one_free(
+        &mut self,
+        caster: PlayerId,
+        from: &[PlayerId],
+        options: Vec<(ObjId, Option<usize>)>,
+    ) -> Result<Option<ObjId>, SimError> {
         if options.is_empty() {
             return Ok(None);
         }
@@ -1089,12 +1112,48 @@ impl Sim<'_> {
                 }
             }
         };
-        let whose = self.game.obj(card).owner;
         self.cast_without_paying(caster, card, face, discard)?;
-        if exile_instead {
-            self.game.objs[card].flags.graveyard_to_exile = true;
+        Ok(Some(card))
+    }
+
+    /// The player whose replacement (Guile, 614.1a) turns a counter by a spell or ability
+    /// `countering` controls into an exile, if any: `countering` themselves, when
+    /// [`crate::rules::counter::exiled_instead_of_countered`] says so.
+    fn counter_replaced_by(&self, countering: PlayerId) -> Option<PlayerId> {
+        use crate::rules::counter::exiled_instead_of_countered;
+        // Mutant `guile-counter-not-replaced`: the spell is countered as usual.
+        if self.bug(Mutant::GuileCounterNotReplaced) {
+            return None;
         }
-        Ok(Some(whose))
+        if exiled_instead_of_countered(&self.game, countering) {
+            return Some(countering);
+        }
+        // Mutant `guile-replaces-opponents-counters`: another player's Guile replaces it too.
+        if self.bug(Mutant::GuileReplacesOpponentsCounters) {
+            return (0..self.game.players.len()).find(|&p| exiled_instead_of_countered(&self.game, p));
+        }
+        None
+    }
+
+    /// 614.1a (Guile): the spell a counter would have put into its owner's graveyard (701.6a) is
+    /// exiled instead — it was never countered — and `caster` may cast that card at once, during
+    /// the resolution and without paying its mana cost, or else never (the 2007-10-01 rulings).
+    /// A copy of a spell ceases to exist off the stack (704.5e), leaving nothing to cast.
+    fn exile_instead_of_countering(&mut self, caster: PlayerId, spell: ObjId) -> Result<(), SimError> {
+        use crate::rules::casting::{castable_faces, is_castable};
+        self.move_card(spell, ZoneRef::Exile, Position::Top, 0, "614.1a");
+        if !self.game.zone(ZoneRef::Exile).contains(&spell) {
+            return Ok(());
+        }
+        let def = self.game.obj(spell).def.clone();
+        let options: Vec<(ObjId, Option<usize>)> = castable_faces(&def)
+            .into_iter()
+            .filter(|&f| is_castable(&def, f) && self.additional_cost_payable(caster, spell, f))
+            .map(|f| (spell, f))
+            .collect();
+        let owner = self.game.obj(spell).owner;
+        self.cast_one_free(caster, &[owner], options)?;
+        Ok(())
     }
 
     /// 707.12 / 709.3c: copy a card and let `caster` cast the copy without paying its mana cost,
