@@ -113,7 +113,16 @@ impl Sim<'_> {
         let cast_face = &crate::rules::casting::face_def(&def, face);
         // Casting a card whose text isn't fully modelled would silently misread it (an enters
         // trigger skipped, a spell that does nothing), so it is refused with the card's own note.
-        if let Some(why) = cast_face.unmodelled.as_ref().or(def.unmodelled.as_ref()) {
+        // A whole permanent card whose unmodelled abilities never act in a scenario (no
+        // `unmodelled_acts`: Guile's blocking restriction, Street Wraith's swampwalk) is cast as
+        // any permanent: the abilities that could act are modelled, and those with a point where
+        // they would act are refused there (`refuse_unmodelled_*`).
+        let never_acts = face.is_none() && super::is_permanent(cast_face) && def.unmodelled_acts.is_empty();
+        let note = match face {
+            None => def.unmodelled.as_ref().filter(|_| !never_acts),
+            Some(_) => cast_face.unmodelled.as_ref().or(def.unmodelled.as_ref()),
+        };
+        if let Some(why) = note {
             return Err(SimError::Unsupported { step: self.step, message: format!("{}: {why}", cast_face.name) });
         }
         if cast_face.spell.is_none() && !super::is_permanent(cast_face) {

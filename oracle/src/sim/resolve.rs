@@ -1047,6 +1047,15 @@ impl Sim<'_> {
         if options.is_empty() {
             return Ok(None);
         }
+        // 702.61a: while a spell with split second is on the stack (the resolving one included:
+        // Guile's cast of a card a split-second counterspell exiled), no spell may be cast, also
+        // during a resolution; nothing is offered, and a cast is a rule decision the judge names.
+        if !self.bug(Mutant::SplitSecondIgnored)
+            && crate::rules::split_second::check_no_split_second(&self.game, "casting a spell").is_err()
+        {
+            self.rule_decision("702.61a", options.iter().map(|&(o, _)| o).collect());
+            return Ok(None);
+        }
         let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.clone(), free: true };
         let (card, face) = match self.decide(&decision)? {
             Choice::Cast(None) => return Ok(None),
