@@ -374,6 +374,9 @@ fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags
     assert!(!tags("cast: {player: Bob, card: mt}", ""), "an instant doesn't");
     assert!(!tags("cast: {player: Bob, card: dt}", orrery));
     assert!(!tags("attempt: {step: {cast: {player: Bob, card: dt}}, refused: \"117.1a\"}", ""));
+    // A loyalty ability has sorcery timing too (606.3).
+    let ashiok = "battlefield: [{card: \"Ashiok, Dream Render\", id: ashiok, owner: Bob}]\n";
+    assert!(tags("activate: {player: Bob, card: ashiok, ability: minus_one, targets: [Alice]}", ashiok));
     // No bundled scenario needs it unless that is what it tests (none does).
     for l in &scenarios {
         let f = scenario_message(l, Mode::Scripted).features;

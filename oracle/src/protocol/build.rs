@@ -60,7 +60,8 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
 /// The features of a loaded scenario: [`features_of`], plus `non-active-player-sorcery` when a
 /// player other than the active one (the first) casts a spell with sorcery timing as a step: a
 /// sorcery, or a permanent spell without flash (117.1a), while controlling at set-up nothing that lets them
-/// cast spells as though they had flash (Vedalken Orrery; 702.8a). The oracle doesn't model turns
+/// cast spells as though they had flash (Vedalken Orrery; 702.8a); or activates a loyalty
+/// ability, which has sorcery timing too (606.3). The oracle doesn't model turns
 /// (an adapter gives every player priority to take each step), but an engine that enforces
 /// timing can't set that up, so it can leave the tag out of its features. An `attempt` refused
 /// for timing (117.1a, 305.1) isn't tagged: an engine refuses it either way.
@@ -79,10 +80,18 @@ pub fn features_of_loaded(loaded: &Loaded) -> Vec<String> {
             Action::Attempt { action, .. } => action.as_ref(),
             a => a,
         };
-        matches!(*action, Action::Cast { player, card, face, .. }
-            if player != active
-                && !crate::rules::casting::casts_as_though_flash(game, player)
-                && sorcery_timed(card, face))
+        match *action {
+            Action::Cast { player, card, face, .. } => {
+                player != active
+                    && !crate::rules::casting::casts_as_though_flash(game, player)
+                    && sorcery_timed(card, face)
+            }
+            // A loyalty ability has sorcery timing too (606.3).
+            Action::Activate { player, card, ability, .. } => {
+                player != active && game.obj(card).def.abilities.get(ability).is_some_and(|a| a.loyalty.is_some())
+            }
+            _ => false,
+        }
     });
     if tagged {
         out.push("non-active-player-sorcery".into());
