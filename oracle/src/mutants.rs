@@ -163,11 +163,17 @@ pub enum Mutant {
     HalfLifeRoundedDown,
     /// Doomsday's "exile the rest" exiles the rest of the library but leaves the graveyard.
     ExileRestSparesGraveyard,
+    /// A spell cast as an Adventure (Petty Theft) is put into its owner's graveyard as it
+    /// resolves, like any instant, instead of being exiled to be cast later (715.3d).
+    AdventureToGraveyard,
+    /// A card exiled by its own Adventure may be cast from exile as the Adventure again (715.3d
+    /// allows only the normal characteristics).
+    AdventureCastAgain,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 56] = [
+    pub const ALL: [Mutant; 58] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -224,6 +230,8 @@ impl Mutant {
         Mutant::WishStoppedBySearchBan,
         Mutant::HalfLifeRoundedDown,
         Mutant::ExileRestSparesGraveyard,
+        Mutant::AdventureToGraveyard,
+        Mutant::AdventureCastAgain,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -285,6 +293,8 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "wish-stopped-by-search-ban",
             Mutant::HalfLifeRoundedDown => "half-life-rounded-down",
             Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
+            Mutant::AdventureToGraveyard => "adventure-to-graveyard",
+            Mutant::AdventureCastAgain => "adventure-cast-again",
         }
     }
 
@@ -389,6 +399,8 @@ impl Mutant {
             }
             Mutant::HalfLifeRoundedDown => "Doomsday's \"lose half your life, rounded up\" rounds an odd total down",
             Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
+            Mutant::AdventureToGraveyard => "a resolved Adventure (Petty Theft) goes to the graveyard instead of exile",
+            Mutant::AdventureCastAgain => "a card exiled on an adventure may be cast from exile as its Adventure again",
         }
     }
 
@@ -463,6 +475,8 @@ impl Mutant {
             Mutant::WishStoppedBySearchBan => "400.11",
             Mutant::HalfLifeRoundedDown => "107.1a",
             Mutant::ExileRestSparesGraveyard => "701.13a",
+            Mutant::AdventureToGraveyard => "715.3d",
+            Mutant::AdventureCastAgain => "715.3d",
         }
     }
 

@@ -934,6 +934,11 @@ pub enum StaticAbility {
     /// (701.23f) sees only those — they may cast it, paying its costs, in the middle of the
     /// resolution; it goes on the stack and the search goes on without it.
     CastFromLibraryWhileSearching,
+    /// "This creature can block only creatures with flying" (Brazen Borrower): a restriction on
+    /// blocking (509.1b) that applies only to a creature on the battlefield while blockers are
+    /// declared. The oracle plays no combat, so nothing ever reads it; it is written so the card's
+    /// text is whole, and it changes no zone, search or cast.
+    CanBlockOnlyCreaturesWithFlying,
 }
 
 /// An alternative cost printed on a spell (CR 118.9): a cost the caster may pay instead of the

@@ -24,6 +24,13 @@ pub enum DefError {
         /// The card's name.
         card: String,
     },
+    /// An Adventure that isn't an instant or sorcery with a spell ability, or that is on a split
+    /// card or has an Adventure of its own (715.1–715.2: an adventurer card is one card with one
+    /// inset instant or sorcery).
+    BadAdventure {
+        /// The card's name.
+        card: String,
+    },
 }
 
 impl DefError {
@@ -32,7 +39,8 @@ impl DefError {
         match self {
             DefError::SplitHalves { card }
             | DefError::NestedSplit { card }
-            | DefError::SplitCharacteristics { card } => card,
+            | DefError::SplitCharacteristics { card }
+            | DefError::BadAdventure { card } => card,
         }
     }
 }
@@ -45,6 +53,11 @@ impl fmt::Display for DefError {
             DefError::SplitCharacteristics { card } => {
                 write!(f, "split card `{card}`: put characteristics on its halves, not on the card")
             }
+            DefError::BadAdventure { card } => write!(
+                f,
+                "`{card}`'s adventure must be an instant or sorcery with a `spell`, on a card that is not split, \
+                 with no adventure of its own (715.1-715.2)"
+            ),
         }
     }
 }
@@ -63,6 +76,14 @@ pub fn validate_def(def: &CardDef) -> Result<(), DefError> {
         }
         if !def.types.is_empty() || def.mana_cost.is_some() {
             return Err(DefError::SplitCharacteristics { card: card() });
+        }
+    }
+    if let Some(adventure) = &def.adventure {
+        use super::def::CardType;
+        let kind = adventure.types.contains(&CardType::Instant) || adventure.types.contains(&CardType::Sorcery);
+        if !kind || adventure.spell.is_none() || def.is_split() || adventure.is_split() || adventure.adventure.is_some()
+        {
+            return Err(DefError::BadAdventure { card: def.name.clone() });
         }
     }
     Ok(())

@@ -130,13 +130,23 @@ pub fn spell_matches(def: &CardDef, face: Option<usize>, filter: &Filter) -> boo
 }
 
 /// The (card, half) pairs of a split card or an ordinary card that could be cast: a split card
-/// offers each half separately (709.3), never both.
+/// offers each half separately (709.3), never both; an adventurer card is cast normally or as its
+/// Adventure, its caster's choice (715.3).
 pub fn castable_faces(def: &CardDef) -> Vec<Option<usize>> {
-    if def.is_split() { (0..def.split.len()).map(Some).collect() } else { vec![None] }
+    if def.is_split() {
+        (0..def.split.len()).map(Some).collect()
+    } else if def.adventure.is_some() {
+        vec![None, Some(ADVENTURE)]
+    } else {
+        vec![None]
+    }
 }
 
 /// The `face` value meaning both halves of a split card cast together with fuse (702.102).
 pub const FUSED: usize = usize::MAX;
+
+/// The `face` value meaning an adventurer card cast as its Adventure (715.3).
+pub const ADVENTURE: usize = usize::MAX - 1;
 
 /// The face being cast: a half of a split card (709.3), the whole card, or — fused — both halves
 /// at once, whose characteristics on the stack are the two halves combined (709.4d) and whose
@@ -161,8 +171,7 @@ pub fn face_def(def: &CardDef, face: Option<usize>) -> CardDef {
                 ..CardDef::default()
             }
         }
-        Some(f) => def.split.get(f).cloned().unwrap_or_else(|| def.clone()),
-        None => def.clone(),
+        f => def.cast_face(f).clone(),
     }
 }
 
@@ -184,7 +193,7 @@ pub fn check_fuse(game: &Game, card: ObjId, caster: PlayerId) -> Result<(), Viol
 /// 305.1, 305.9: a land card is played (a special action), never cast — a card that is a land
 /// and something else too (Dryad Arbor) can only be played as a land.
 pub fn check_not_a_land(def: &CardDef, face: Option<usize>) -> Result<(), Violation> {
-    let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+    let f = def.cast_face(face);
     if !f.types.contains(&CardType::Land) {
         return Ok(());
     }
@@ -199,7 +208,7 @@ pub fn check_not_a_land(def: &CardDef, face: Option<usize>) -> Result<(), Violat
 
 /// A land is played, not cast (305.1, 305.9; see [`check_not_a_land`]).
 pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
-    let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+    let f = def.cast_face(face);
     !f.types.contains(&CardType::Land) && !f.types.is_empty()
 }
 

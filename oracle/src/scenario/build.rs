@@ -336,12 +336,16 @@ impl<'a> Builder<'a> {
                     None => None,
                     // Both halves, fused (702.102); whether that is allowed is a rules question.
                     Some(name) if name == "both" && def.is_split() => Some(crate::rules::casting::FUSED),
-                    Some(name) => Some(def.split.iter().position(|h| &h.name == name).ok_or_else(|| {
-                        let halves: Vec<&str> = def.split.iter().map(|h| h.name.as_str()).collect();
+                    // A half of a split card (709.3) or an adventurer card's Adventure (715.3).
+                    Some(name) => Some(def.face_named(name).ok_or_else(|| {
+                        let halves: Vec<&str> = def.face_names();
                         BuildError::new(
                             format!("{path}.cast.face"),
                             if halves.is_empty() {
-                                format!("`{}` is not a split card, so it has no half to name", def.name)
+                                format!(
+                                    "`{}` is neither a split card nor an adventurer card, so it has no half or Adventure to name",
+                                    def.name
+                                )
                             } else {
                                 format!(
                                     "`{name}` is not a half of {}; its halves are {}",
@@ -517,7 +521,7 @@ impl<'a> Builder<'a> {
                 let face = match (obj, face) {
                     (Some(o), Some(f)) => {
                         let def = &self.game.obj(o).def;
-                        Some(def.split.iter().position(|h| &h.name == f).ok_or_else(|| {
+                        Some(def.face_named(f).ok_or_else(|| {
                             BuildError::new(format!("{path}.cast.face"), format!("`{f}` is not a half of {}", def.name))
                         })?)
                     }

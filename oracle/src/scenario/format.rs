@@ -242,7 +242,8 @@ pub enum Step {
         /// Card id.
         card: String,
         /// For a split card, the name of the half cast (709.3), or `both` to cast both halves
-        /// with fuse (702.102).
+        /// with fuse (702.102); for an adventurer card, its Adventure's name to cast it as the
+        /// Adventure (715.3), omitted to cast the card normally.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
         /// Target card ids or player names, in the order the card lists its targets.

@@ -47,6 +47,12 @@ impl Sim<'_> {
                 ),
             )));
         }
+        // 715.3d: a card exiled by its own Adventure may be cast from there by that Adventure's
+        // controller, only normally.
+        // Mutant `adventure-cast-again`: the Adventure may be cast from there too.
+        let adventure_face = if self.bug(Mutant::AdventureCastAgain) { None } else { face };
+        crate::rules::adventure::check_cast_from_adventure(&self.game, card, player, adventure_face)
+            .map_err(|v| self.refused(v))?;
         match mode {
             CastMode::Normal | CastMode::AlternativeCost if o.zone != ZoneRef::Hand(player) && !from_exile => {
                 let hint = if o.zone == ZoneRef::Graveyard(player) {

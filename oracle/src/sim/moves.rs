@@ -636,7 +636,8 @@ impl Sim<'_> {
                         | StaticAbility::OpponentsCantCauseOwnLibrarySearch
                         | StaticAbility::ControlsOpponentsSearchingTheirLibraries
                         | StaticAbility::OpponentsExileCardsTheyFind
-                        | StaticAbility::CastFromLibraryWhileSearching => {}
+                        | StaticAbility::CastFromLibraryWhileSearching
+                        | StaticAbility::CanBlockOnlyCreaturesWithFlying => {}
                     }
                 }
             }

@@ -1001,7 +1001,7 @@ impl Sim<'_> {
             }
         };
         let def = self.game.obj(card).def.clone();
-        let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
+        let cast_face = def.cast_face(face);
         if cast_face.spell.as_ref().is_some_and(|s| !s.targets.is_empty()) {
             return Err(SimError::Unsupported {
                 step: self.step,
@@ -1106,7 +1106,7 @@ impl Sim<'_> {
     /// Whether a required additional cost of the half could be paid by `caster` now.
     fn additional_cost_payable(&self, caster: PlayerId, card: ObjId, face: Option<usize>) -> bool {
         let def = &self.game.obj(card).def;
-        let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+        let f = def.cast_face(face);
         match f.spell.as_ref().and_then(|s| s.additional_cost.as_ref()) {
             Some(cost) if !cost.optional => {
                 let discard_ok = match &cost.discard {
