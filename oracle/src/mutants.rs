@@ -169,11 +169,14 @@ pub enum Mutant {
     /// A card exiled by its own Adventure may be cast from exile as the Adventure again (715.3d
     /// allows only the normal characteristics).
     AdventureCastAgain,
+    /// Prowl is allowed after combat damage dealt to a player by a creature of any type, not only
+    /// one sharing a creature type with the spell (702.76a).
+    ProwlAnyCreatureType,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 58] = [
+    pub const ALL: [Mutant; 59] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -232,6 +235,7 @@ impl Mutant {
         Mutant::ExileRestSparesGraveyard,
         Mutant::AdventureToGraveyard,
         Mutant::AdventureCastAgain,
+        Mutant::ProwlAnyCreatureType,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -295,6 +299,7 @@ impl Mutant {
             Mutant::ExileRestSparesGraveyard => "exile-rest-spares-graveyard",
             Mutant::AdventureToGraveyard => "adventure-to-graveyard",
             Mutant::AdventureCastAgain => "adventure-cast-again",
+            Mutant::ProwlAnyCreatureType => "prowl-any-creature-type",
         }
     }
 
@@ -401,6 +406,9 @@ impl Mutant {
             Mutant::ExileRestSparesGraveyard => "Doomsday exiles the rest of the library but not the graveyard",
             Mutant::AdventureToGraveyard => "a resolved Adventure (Petty Theft) goes to the graveyard instead of exile",
             Mutant::AdventureCastAgain => "a card exiled on an adventure may be cast from exile as its Adventure again",
+            Mutant::ProwlAnyCreatureType => {
+                "prowl is allowed after combat damage by a creature of any type, not a Rogue (Knowledge Exploitation)"
+            }
         }
     }
 
@@ -477,6 +485,7 @@ impl Mutant {
             Mutant::ExileRestSparesGraveyard => "701.13a",
             Mutant::AdventureToGraveyard => "715.3d",
             Mutant::AdventureCastAgain => "715.3d",
+            Mutant::ProwlAnyCreatureType => "702.76a",
         }
     }
 

@@ -389,6 +389,10 @@ pub struct Game {
     /// The players (a bit per seat) who searched their own library this turn — the oracle plays
     /// within one turn, so during the scenario (Archive Trap's condition, 118.9).
     pub searched_own_library: u8,
+    /// Per player, the creature types of the creatures they controlled that dealt combat damage to
+    /// a player this turn — a fact the scenario states, as the oracle plays no combat (prowl,
+    /// 702.76a).
+    pub dealt_combat_damage_with: Vec<Vec<String>>,
     /// Where the scenario is in the turn (501.1): before any step it names, in a step of the
     /// beginning phase a `begin_step` began, or in the main phase once a sorcery-speed action
     /// ended the draw step (`rules::turn_structure`).

@@ -85,24 +85,35 @@ pub fn check_alternative_cost(game: &Game, card: ObjId, caster: PlayerId) -> Res
     let Some(alt) = &o.def.alternative_cost else {
         return Err(Violation::new("118.9", format!("{} has no alternative cost", o.id)));
     };
-    let holds = match alt.condition {
-        AlternativeCostCondition::OpponentSearchedTheirLibraryThisTurn => {
+    let (holds, clause, why) = match alt.condition {
+        AlternativeCostCondition::OpponentSearchedTheirLibraryThisTurn => (
             crate::rules::apnap::opponents(caster, game.players.len())
                 .into_iter()
-                .any(|p| game.searched_own_library & crate::rules::apnap::bit(p) != 0)
-        }
+                .any(|p| game.searched_own_library & crate::rules::apnap::bit(p) != 0),
+            "118.9",
+            "no opponent searched their library this turn",
+        ),
+        AlternativeCostCondition::Prowl => (
+            prowl_allowed(game, card, caster),
+            "702.76a",
+            "its caster dealt no combat damage to a player this turn with a creature of its creature types",
+        ),
     };
     if holds {
         Ok(())
     } else {
-        Err(Violation::new(
-            "118.9",
-            format!(
-                "{}'s alternative cost {} can't be paid: no opponent searched their library this turn",
-                o.id, alt.cost
-            ),
-        ))
+        Err(Violation::new(clause, format!("{}'s alternative cost {} can't be paid: {why}", o.id, alt.cost)))
     }
+}
+
+/// 702.76a: a spell's prowl cost may be paid only if its caster dealt combat damage to a player
+/// this turn with a creature they controlled that had one of the spell's creature types then (for
+/// Knowledge Exploitation, a Kindred Rogue sorcery, a Rogue: 308.3 makes a Kindred card's subtypes
+/// creature types). The oracle plays no combat: the scenario states the creature types of the
+/// creatures each player dealt combat damage to a player with this turn.
+pub fn prowl_allowed(game: &Game, card: ObjId, caster: PlayerId) -> bool {
+    let types = &game.obj(card).chars.subtypes;
+    game.dealt_combat_damage_with.get(caster).is_some_and(|dealt| dealt.iter().any(|t| types.contains(t)))
 }
 
 /// 107.3 / seed 003 ruling (R003-14): X is chosen by the caster, but is 0 when the spell is cast

@@ -47,6 +47,7 @@ impl<'a> Builder<'a> {
                 batches: 0,
                 open_batch: None,
                 searched_own_library: 0,
+                dealt_combat_damage_with: Vec::new(),
                 turn_position: crate::rules::turn_structure::TurnPosition::Unnamed,
                 id_order: Arc::from(Vec::new()),
             },
@@ -93,6 +94,7 @@ impl<'a> Builder<'a> {
             }
             self.names.push(p.name.clone());
             self.game.players.push(Player { name: p.name.clone(), life: p.life });
+            self.game.dealt_combat_damage_with.push(p.dealt_combat_damage_with.clone());
         }
         for (i, p) in s.players.iter().enumerate() {
             let zones = [

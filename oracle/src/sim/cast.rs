@@ -78,6 +78,13 @@ impl Sim<'_> {
                 )));
             }
             // Mutant `trap-ignores-capped-search` acts where searches are recorded (sim::search).
+            // Mutant `prowl-any-creature-type`: combat damage by any creature allows prowl.
+            CastMode::AlternativeCost
+                if self.bug(Mutant::ProwlAnyCreatureType)
+                    && o.def.alternative_cost.as_ref().is_some_and(|a| {
+                        a.condition == crate::cards::instructions::AlternativeCostCondition::Prowl
+                    })
+                    && self.game.dealt_combat_damage_with.get(player).is_some_and(|d| !d.is_empty()) => {}
             CastMode::AlternativeCost => {
                 crate::rules::casting::check_alternative_cost(&self.game, card, player).map_err(|v| self.refused(v))?
             }

@@ -983,10 +983,30 @@ impl Sim<'_> {
                 }
             }
         }
+        let Some(card) = self.cast_one_free(caster, from, &options)? else {
+            return Ok(None);
+        };
+        if exile_instead {
+            self.game.objs[card].flags.graveyard_to_exile = true;
+        }
+        Ok(Some(self.game.obj(card).owner))
+    }
+
+    /// `caster` may cast one of `options` (a card and the face to cast) from `from`'s zones
+    /// without paying its mana cost, as part of a resolution (Jetsam, Knowledge Exploitation;
+    /// 118.9): declining is allowed, a required additional cost must be paid (601.2f), and a
+    /// spell that needs targets is not modelled. Returns the card cast.
+    pub(super) fn cast_one_free(
+        &mut self,
+        caster: PlayerId,
+        from: &[PlayerId],
+        options: &[(ObjId, Option<usize>)],
+    ) -> Result<Option<ObjId>, SimError> {
         if options.is_empty() {
             return Ok(None);
         }
-        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.clone(), free: true };
+        let decision =
+            Decision::CastFree { player: caster, from: from.to_vec(), options: options.to_vec(), free: true };
         let (card, face) = match self.decide(&decision)? {
             Choice::Cast(None) => return Ok(None),
             Choice::Cast(Some(c)) if options.contains(&c) => c,
@@ -1045,12 +1065,8 @@ impl Sim<'_> {
                 }
             }
         };
-        let whose = self.game.obj(card).owner;
         self.cast_without_paying(caster, card, face, discard)?;
-        if exile_instead {
-            self.game.objs[card].flags.graveyard_to_exile = true;
-        }
-        Ok(Some(whose))
+        Ok(Some(card))
     }
 
     /// 707.12 / 709.3c: copy a card and let `caster` cast the copy without paying its mana cost,
@@ -1104,7 +1120,7 @@ impl Sim<'_> {
     }
 
     /// Whether a required additional cost of the half could be paid by `caster` now.
-    fn additional_cost_payable(&self, caster: PlayerId, card: ObjId, face: Option<usize>) -> bool {
+    pub(super) fn additional_cost_payable(&self, caster: PlayerId, card: ObjId, face: Option<usize>) -> bool {
         let def = &self.game.obj(card).def;
         let f = def.cast_face(face);
         match f.spell.as_ref().and_then(|s| s.additional_cost.as_ref()) {
