@@ -345,9 +345,11 @@ impl<'a> Builder<'a> {
                             format!("{path}.cast.face"),
                             if halves.is_empty() {
                                 format!(
-                                    "`{}` is neither a split card nor an adventurer card, so it has no half or Adventure to name",
+                                    "`{}` is not a split card or an adventurer card, so it has no half or Adventure to name",
                                     def.name
                                 )
+                            } else if let Some(adventure) = &def.adventure {
+                                format!("`{name}` is not {}'s Adventure, which is {}", def.name, adventure.name)
                             } else {
                                 format!(
                                     "`{name}` is not a half of {}; its halves are {}",
