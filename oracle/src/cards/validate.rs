@@ -25,7 +25,7 @@ pub enum DefError {
         card: String,
     },
     /// An Adventure that isn't an instant or sorcery with a spell ability, or that is on a split
-    /// card or has an Adventure of its own (715.1–715.2: an adventurer card is one card with one
+    /// card or has an Adventure of its own (715.2: an adventurer card is one card with one
     /// inset instant or sorcery).
     BadAdventure {
         /// The card's name.
@@ -56,7 +56,7 @@ impl fmt::Display for DefError {
             DefError::BadAdventure { card } => write!(
                 f,
                 "`{card}`'s adventure must be an instant or sorcery with a `spell`, on a card that is not split, \
-                 with no adventure of its own (715.1-715.2)"
+                 with no adventure of its own (715.2)"
             ),
         }
     }
