@@ -11,6 +11,10 @@ use crate::cards::instructions::{
     ActivatedAbility, AdditionalCost, Effect, Replacement, StaticAbility, Target, TriggeredAbility,
 };
 
+/// The `face` value meaning an adventurer card cast as its Adventure (CR 715.3); a split card's
+/// halves are `0` and `1`.
+pub const ADVENTURE: usize = usize::MAX - 1;
+
 /// Card types (CR 300.1), the ones the card pool uses plus the common rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[allow(missing_docs)]
@@ -201,10 +205,10 @@ impl CardDef {
     }
 
     /// The face cast as `face` says: a half of a split card (709.3), the Adventure
-    /// ([`crate::rules::casting::ADVENTURE`], 715.3), else the card itself.
+    /// ([`ADVENTURE`], 715.3), else the card itself.
     pub fn cast_face(&self, face: Option<usize>) -> &CardDef {
         match face {
-            Some(crate::rules::casting::ADVENTURE) => self.adventure.as_deref().unwrap_or(self),
+            Some(ADVENTURE) => self.adventure.as_deref().unwrap_or(self),
             Some(f) => self.split.get(f).unwrap_or(self),
             None => self,
         }
@@ -214,7 +218,7 @@ impl CardDef {
     /// Adventure of an adventurer card.
     pub fn face_named(&self, name: &str) -> Option<usize> {
         if self.adventure.as_ref().is_some_and(|a| a.name == name) {
-            return Some(crate::rules::casting::ADVENTURE);
+            return Some(ADVENTURE);
         }
         self.split.iter().position(|h| h.name == name)
     }

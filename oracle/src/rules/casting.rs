@@ -157,7 +157,7 @@ pub fn castable_faces(def: &CardDef) -> Vec<Option<usize>> {
 pub const FUSED: usize = usize::MAX;
 
 /// The `face` value meaning an adventurer card cast as its Adventure (715.3).
-pub const ADVENTURE: usize = usize::MAX - 1;
+pub use crate::cards::def::ADVENTURE;
 
 /// The face being cast: a half of a split card (709.3), the whole card, or — fused — both halves
 /// at once, whose characteristics on the stack are the two halves combined (709.4d) and whose
