@@ -169,6 +169,7 @@ pub fn skeleton_scenario(s: &Skeleton) -> Result<Scenario, NewError> {
                 hand: Vec::new(),
                 graveyard: Vec::new(),
                 outside: Vec::new(),
+                dealt_combat_damage_with: Vec::new(),
             })
             .collect(),
         battlefield: Vec::new(),

@@ -176,11 +176,20 @@ pub enum Mutant {
     /// Guile's replacement applies to every counter, also one an opponent's spell or ability
     /// makes.
     GuileReplacesOpponentsCounters,
+    /// A spell cast as an Adventure (Petty Theft) is put into its owner's graveyard as it
+    /// resolves, like any instant, instead of being exiled to be cast later (715.3d).
+    AdventureToGraveyard,
+    /// A card exiled by its own Adventure may be cast from exile as the Adventure again (715.3d
+    /// allows only the normal characteristics).
+    AdventureCastAgain,
+    /// Prowl is allowed after combat damage dealt to a player by a creature of any type, not only
+    /// one sharing a creature type with the spell (702.76a).
+    ProwlAnyCreatureType,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 61] = [
+    pub const ALL: [Mutant; 64] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -242,6 +251,9 @@ impl Mutant {
         Mutant::ZeroLoyaltyPlaneswalkerStays,
         Mutant::GuileCounterNotReplaced,
         Mutant::GuileReplacesOpponentsCounters,
+        Mutant::AdventureToGraveyard,
+        Mutant::AdventureCastAgain,
+        Mutant::ProwlAnyCreatureType,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -308,6 +320,9 @@ impl Mutant {
             Mutant::ZeroLoyaltyPlaneswalkerStays => "zero-loyalty-planeswalker-stays",
             Mutant::GuileCounterNotReplaced => "guile-counter-not-replaced",
             Mutant::GuileReplacesOpponentsCounters => "guile-replaces-opponents-counters",
+            Mutant::AdventureToGraveyard => "adventure-to-graveyard",
+            Mutant::AdventureCastAgain => "adventure-cast-again",
+            Mutant::ProwlAnyCreatureType => "prowl-any-creature-type",
         }
     }
 
@@ -424,6 +439,10 @@ impl Mutant {
             }
             Mutant::GuileReplacesOpponentsCounters => {
                 "Guile also exiles a spell an opponent's spell counters, and lets its controller cast it"
+            Mutant::AdventureToGraveyard => "a resolved Adventure (Petty Theft) goes to the graveyard instead of exile",
+            Mutant::AdventureCastAgain => "a card exiled on an adventure may be cast from exile as its Adventure again",
+            Mutant::ProwlAnyCreatureType => {
+                "prowl is allowed after combat damage by a creature of any type, not a Rogue (Knowledge Exploitation)"
             }
         }
     }
@@ -504,6 +523,9 @@ impl Mutant {
             Mutant::ZeroLoyaltyPlaneswalkerStays => "704.5i",
             Mutant::GuileCounterNotReplaced => "614.1a",
             Mutant::GuileReplacesOpponentsCounters => "701.6a",
+            Mutant::AdventureToGraveyard => "715.3d",
+            Mutant::AdventureCastAgain => "715.3d",
+            Mutant::ProwlAnyCreatureType => "702.76a",
         }
     }
 

@@ -103,7 +103,8 @@ const EXPECTED_CLAUSES: &[&str] = &[
     "702.61a", "702.61b", //
     "709.1", "709.2", "709.3", "709.3a", "709.3b", "709.3c", "709.4", "709.4a", "709.4b", "709.4c", "709.4d", "502.3",
     "502.4", "503.1a", "504.1", "504.2", "603.2b", "603.2e", "603.2g", "603.4", "601.3", "113.6", "302.6", "602.1b",
-    "120.3a", "120.3e", "704.5g", "700.3", "306.5b", "606.3", "606.4", "606.5", "704.5i",
+    "120.3a", "120.3e", "704.5g", "700.3", "306.5b", "606.3", "606.4", "606.5", "704.5i", "715.2", "715.3",
+    "715.3a", "715.3b", "715.3d", "715.4", "702.76a",
 ];
 
 /// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, 101.4d (no effect
@@ -119,6 +120,7 @@ const EXPECTED_OUT_OF_SCOPE: &[&str] = &[
     "120.3c", "120.3d", //
     "701.8b", "701.8c", "702.61c", //
     "709.5", "709.5a", "709.5b", "709.5c", "709.5d", "709.5e", "709.5f", "709.5g", "709.5h", "709.5i", "709.5j",
+    "715.1", "715.2a", "715.2b", "715.2c", "715.3c",
 ];
 
 /// The CR examples printed under in-scope clauses.
@@ -171,6 +173,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=2).map(|n| format!("W013-{n:02}")))
         .chain((1..=1).map(|n| format!("A014-{n:02}")))
         .chain((1..=2).map(|n| format!("C014-{n:02}")))
+        .chain((1..=4).map(|n| format!("B014-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

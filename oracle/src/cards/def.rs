@@ -11,6 +11,10 @@ use crate::cards::instructions::{
     ActivatedAbility, AdditionalCost, Effect, Replacement, StaticAbility, Target, TriggeredAbility,
 };
 
+/// The `face` value meaning an adventurer card cast as its Adventure (CR 715.3); a split card's
+/// halves are `0` and `1`.
+pub const ADVENTURE: usize = usize::MAX - 1;
+
 /// Card types (CR 300.1), the ones the card pool uses plus the common rest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[allow(missing_docs)]
@@ -82,6 +86,13 @@ pub struct CardDef {
     /// The two halves of a split card (CR 709); empty for every other card.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub split: Vec<CardDef>,
+    /// The Adventure of an adventurer card (CR 715): the inset instant or sorcery, with its own
+    /// name, mana cost, types and spell ability (Brazen Borrower's Petty Theft). These alternative
+    /// characteristics exist only while the card is cast as an Adventure and is on the stack
+    /// (715.3b); in every other zone, and as a spell cast normally, the card has only the
+    /// characteristics written at its top level (715.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adventure: Option<Box<CardDef>>,
     /// True for a token definition (Clue, CR 111.10f); a token is never a card.
     #[serde(default)]
     pub token: bool,
@@ -195,6 +206,30 @@ impl CardDef {
     /// True if the mana cost has `{X}` (CR 107.3).
     pub fn has_x(&self) -> bool {
         self.mana_cost.as_deref().is_some_and(|c| c.contains("{X}"))
+    }
+
+    /// The face cast as `face` says: a half of a split card (709.3), the Adventure
+    /// ([`ADVENTURE`], 715.3), else the card itself.
+    pub fn cast_face(&self, face: Option<usize>) -> &CardDef {
+        match face {
+            Some(ADVENTURE) => self.adventure.as_deref().unwrap_or(self),
+            Some(f) => self.split.get(f).unwrap_or(self),
+            None => self,
+        }
+    }
+
+    /// The `face` value that casts the face called `name`: a half of a split card, or the
+    /// Adventure of an adventurer card.
+    pub fn face_named(&self, name: &str) -> Option<usize> {
+        if self.adventure.as_ref().is_some_and(|a| a.name == name) {
+            return Some(ADVENTURE);
+        }
+        self.split.iter().position(|h| h.name == name)
+    }
+
+    /// The names a cast step may give as its `face`: the halves of a split card, or the Adventure.
+    pub fn face_names(&self) -> Vec<&str> {
+        self.split.iter().map(|h| h.name.as_str()).chain(self.adventure.as_ref().map(|a| a.name.as_str())).collect()
     }
 
     /// The faces whose characteristics exist: the halves of a split card, else the card itself.

@@ -356,6 +356,12 @@ pub enum Destination {
     /// choice made as the effect is applied (608.2d); those go to their owner's graveyard and the
     /// rest to their owner's hand, at the same time, before the shuffle.
     TargetPlayerChoosesForGraveyard(u32),
+    /// "You may cast that card without paying its mana cost" (Knowledge Exploitation): once the
+    /// search is over, and before the instruction's shuffle, the searcher may cast the found card
+    /// from where it is, as part of the resolution (601.2; the timing of its type doesn't apply) and
+    /// without paying its mana cost (118.9). The spell is theirs to control though its owner stays
+    /// the card's owner, whose graveyard it goes to. Not cast, it stays where it was found.
+    MayCastWithoutPaying,
 }
 
 /// A search instruction (CR 701.23).
@@ -946,6 +952,11 @@ pub enum StaticAbility {
     /// 2007-10-01 rulings); the rest of the countering spell or ability then goes on. A spell is
     /// never a land card, so to play it is to cast it.
     ExileInsteadOfCounteringMayPlay,
+    /// "This creature can block only creatures with flying" (Brazen Borrower): a restriction on
+    /// blocking (509.1b) that applies only to a creature on the battlefield while blockers are
+    /// declared. The oracle plays no combat, so nothing ever reads it; it is written so the card's
+    /// text is whole, and it changes no zone, search or cast.
+    CanBlockOnlyCreaturesWithFlying,
 }
 
 /// An alternative cost printed on a spell (CR 118.9): a cost the caster may pay instead of the
@@ -968,6 +979,12 @@ pub enum AlternativeCostCondition {
     /// caster searched their own library — a search limited to its top cards counts (701.23f),
     /// and so does one that found nothing; a search a "can't" effect stopped never happened.
     OpponentSearchedTheirLibraryThisTurn,
+    /// Prowl (Knowledge Exploitation: "You may cast this for its prowl cost if you dealt combat
+    /// damage to a player this turn with a Rogue"): the caster controlled a creature that dealt
+    /// combat damage to a player this turn and had one of this spell's creature types (702.76a; a
+    /// Kindred spell's subtypes are creature types, 308.3). The oracle plays no combat, so the
+    /// scenario states it (`dealt_combat_damage_with` of the player).
+    Prowl,
 }
 
 /// An additional cost of a spell (CR 601.2b, 601.2f).

@@ -30,6 +30,13 @@ pub enum DefError {
         /// The card's name.
         card: String,
     },
+    /// An Adventure that isn't an instant or sorcery with a spell ability, or that is on a split
+    /// card or has an Adventure of its own (715.2: an adventurer card is one card with one
+    /// inset instant or sorcery).
+    BadAdventure {
+        /// The card's name.
+        card: String,
+    },
 }
 
 impl DefError {
@@ -39,7 +46,8 @@ impl DefError {
             DefError::SplitHalves { card }
             | DefError::NestedSplit { card }
             | DefError::SplitCharacteristics { card }
-            | DefError::Loyalty { card } => card,
+            | DefError::Loyalty { card }
+            | DefError::BadAdventure { card } => card,
         }
     }
 }
@@ -55,6 +63,11 @@ impl fmt::Display for DefError {
             DefError::Loyalty { card } => {
                 write!(f, "`{card}`: a planeswalker has a printed loyalty, and only a planeswalker has one (209.1)")
             }
+            DefError::BadAdventure { card } => write!(
+                f,
+                "`{card}`'s adventure must be an instant or sorcery with a `spell`, on a card that is not split, \
+                 with no adventure of its own (715.2)"
+            ),
         }
     }
 }
@@ -80,6 +93,14 @@ pub fn validate_def(def: &CardDef) -> Result<(), DefError> {
     for face in def.faces() {
         if face.types.contains(&super::def::CardType::Planeswalker) != face.loyalty.is_some() {
             return Err(DefError::Loyalty { card: face.name.clone() });
+        }
+    }
+    if let Some(adventure) = &def.adventure {
+        use super::def::CardType;
+        let kind = adventure.types.contains(&CardType::Instant) || adventure.types.contains(&CardType::Sorcery);
+        if !kind || adventure.spell.is_none() || def.is_split() || adventure.is_split() || adventure.adventure.is_some()
+        {
+            return Err(DefError::BadAdventure { card: def.name.clone() });
         }
     }
     Ok(())

@@ -189,6 +189,7 @@ impl GenParams {
                     hand: setup(&z[1]),
                     graveyard: setup(&z[2]),
                     outside: setup(&z[3]),
+                    dealt_combat_damage_with: Vec::new(),
                 }
             })
             .collect();
@@ -287,6 +288,7 @@ pub fn land_search_scenario(size: usize, up_to: u32, find: Option<Vec<String>>) 
         hand,
         graveyard: Vec::new(),
         outside: Vec::new(),
+        dealt_combat_damage_with: Vec::new(),
     };
     Scenario {
         title: format!("up to {up_to} basic lands from a library of {size}"),

@@ -188,8 +188,12 @@ pub struct ObjFlags {
     pub leaves_stack_to_exile: bool,
     /// A spell that is exiled instead of being put into a graveyard (Jetsam).
     pub graveyard_to_exile: bool,
-    /// The player who may look at and cast this face-down exiled card (CR 406.3, 406.3b).
+    /// The player who may look at and cast this face-down exiled card (CR 406.3, 406.3b), or
+    /// cast this card exiled by its own Adventure's resolution (715.3d, with `on_adventure`).
     pub playable_by: Option<PlayerId>,
+    /// Exiled as its Adventure resolved (CR 715.3d): `playable_by` may cast it from exile, but
+    /// only normally, not as the Adventure again.
+    pub on_adventure: bool,
     /// Exiled by a linked ability of this object (id, object number) (CR 406.6, 607).
     pub exiled_with: Option<(ObjId, u32)>,
     /// Revealed as the top card of a library by a "play with the top card revealed" effect
@@ -391,6 +395,10 @@ pub struct Game {
     /// The players (a bit per seat) who searched their own library this turn — the oracle plays
     /// within one turn, so during the scenario (Archive Trap's condition, 118.9).
     pub searched_own_library: u8,
+    /// Per player, the creature types of the creatures they controlled that dealt combat damage to
+    /// a player this turn — a fact the scenario states, as the oracle plays no combat (prowl,
+    /// 702.76a).
+    pub dealt_combat_damage_with: Vec<Vec<String>>,
     /// Where the scenario is in the turn (501.1): before any step it names, in a step of the
     /// beginning phase a `begin_step` began, or in the main phase once a sorcery-speed action
     /// ended the draw step (`rules::turn_structure`).

@@ -46,6 +46,11 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     if scenario.battlefield.iter().any(|c| c.loyalty.is_some()) {
         out.insert("loyalty-at-start".into());
     }
+    // Combat damage dealt earlier in the turn (prowl's condition, 702.76a): an engine needs a way
+    // to record it without playing a combat.
+    if scenario.players.iter().any(|p| !p.dealt_combat_damage_with.is_empty()) {
+        out.insert("combat-damage-this-turn".into());
+    }
     // Steps that come from outside the scenario: an engine often has them only as a debug action
     // that skips what a real cause would do (a "leaves the battlefield" trigger), so each has a
     // tag an adapter can leave out of `supports.features`.

@@ -85,24 +85,35 @@ pub fn check_alternative_cost(game: &Game, card: ObjId, caster: PlayerId) -> Res
     let Some(alt) = &o.def.alternative_cost else {
         return Err(Violation::new("118.9", format!("{} has no alternative cost", o.id)));
     };
-    let holds = match alt.condition {
-        AlternativeCostCondition::OpponentSearchedTheirLibraryThisTurn => {
+    let (holds, clause, why) = match alt.condition {
+        AlternativeCostCondition::OpponentSearchedTheirLibraryThisTurn => (
             crate::rules::apnap::opponents(caster, game.players.len())
                 .into_iter()
-                .any(|p| game.searched_own_library & crate::rules::apnap::bit(p) != 0)
-        }
+                .any(|p| game.searched_own_library & crate::rules::apnap::bit(p) != 0),
+            "118.9",
+            "no opponent searched their library this turn",
+        ),
+        AlternativeCostCondition::Prowl => (
+            prowl_allowed(game, card, caster),
+            "702.76a",
+            "its caster dealt no combat damage to a player this turn with a creature of its creature types",
+        ),
     };
     if holds {
         Ok(())
     } else {
-        Err(Violation::new(
-            "118.9",
-            format!(
-                "{}'s alternative cost {} can't be paid: no opponent searched their library this turn",
-                o.id, alt.cost
-            ),
-        ))
+        Err(Violation::new(clause, format!("{}'s alternative cost {} can't be paid: {why}", o.id, alt.cost)))
     }
+}
+
+/// 702.76a: a spell's prowl cost may be paid only if its caster dealt combat damage to a player
+/// this turn with a creature they controlled that had one of the spell's creature types then (for
+/// Knowledge Exploitation, a Kindred Rogue sorcery, a Rogue: 308.3 makes a Kindred card's subtypes
+/// creature types). The oracle plays no combat: the scenario states the creature types of the
+/// creatures each player dealt combat damage to a player with this turn.
+pub fn prowl_allowed(game: &Game, card: ObjId, caster: PlayerId) -> bool {
+    let types = &game.obj(card).chars.subtypes;
+    game.dealt_combat_damage_with.get(caster).is_some_and(|dealt| dealt.iter().any(|t| types.contains(t)))
 }
 
 /// 107.3 / seed 003 ruling (R003-14): X is chosen by the caster, but is 0 when the spell is cast
@@ -130,13 +141,23 @@ pub fn spell_matches(def: &CardDef, face: Option<usize>, filter: &Filter) -> boo
 }
 
 /// The (card, half) pairs of a split card or an ordinary card that could be cast: a split card
-/// offers each half separately (709.3), never both.
+/// offers each half separately (709.3), never both; an adventurer card is cast normally or as its
+/// Adventure, its caster's choice (715.3).
 pub fn castable_faces(def: &CardDef) -> Vec<Option<usize>> {
-    if def.is_split() { (0..def.split.len()).map(Some).collect() } else { vec![None] }
+    if def.is_split() {
+        (0..def.split.len()).map(Some).collect()
+    } else if def.adventure.is_some() {
+        vec![None, Some(ADVENTURE)]
+    } else {
+        vec![None]
+    }
 }
 
 /// The `face` value meaning both halves of a split card cast together with fuse (702.102).
 pub const FUSED: usize = usize::MAX;
+
+/// The `face` value meaning an adventurer card cast as its Adventure (715.3).
+pub use crate::cards::def::ADVENTURE;
 
 /// The face being cast: a half of a split card (709.3), the whole card, or — fused — both halves
 /// at once, whose characteristics on the stack are the two halves combined (709.4d) and whose
@@ -161,8 +182,7 @@ pub fn face_def(def: &CardDef, face: Option<usize>) -> CardDef {
                 ..CardDef::default()
             }
         }
-        Some(f) => def.split.get(f).cloned().unwrap_or_else(|| def.clone()),
-        None => def.clone(),
+        f => def.cast_face(f).clone(),
     }
 }
 
@@ -184,7 +204,7 @@ pub fn check_fuse(game: &Game, card: ObjId, caster: PlayerId) -> Result<(), Viol
 /// 305.1, 305.9: a land card is played (a special action), never cast — a card that is a land
 /// and something else too (Dryad Arbor) can only be played as a land.
 pub fn check_not_a_land(def: &CardDef, face: Option<usize>) -> Result<(), Violation> {
-    let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+    let f = def.cast_face(face);
     if !f.types.contains(&CardType::Land) {
         return Ok(());
     }
@@ -199,7 +219,7 @@ pub fn check_not_a_land(def: &CardDef, face: Option<usize>) -> Result<(), Violat
 
 /// A land is played, not cast (305.1, 305.9; see [`check_not_a_land`]).
 pub fn is_castable(def: &CardDef, face: Option<usize>) -> bool {
-    let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+    let f = def.cast_face(face);
     !f.types.contains(&CardType::Land) && !f.types.is_empty()
 }
 

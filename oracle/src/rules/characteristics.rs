@@ -79,7 +79,9 @@ pub fn face_chars(face: &CardDef) -> Chars {
 }
 
 /// Characteristics of a card in any zone but the stack (709.4): a split card's are those of its
-/// two halves combined — both names, the summed mana value, every colour and type.
+/// two halves combined — both names, the summed mana value, every colour and type. An adventurer
+/// card's are its normal ones only (715.4): the Adventure's name, type and mana value are not
+/// there to be found by a search, unlike a split card's halves.
 pub fn card_chars(def: &CardDef) -> Chars {
     if !def.is_split() {
         return face_chars(def);
@@ -109,8 +111,13 @@ pub fn face_down_chars(on_battlefield: bool) -> Chars {
     chars
 }
 
-/// Characteristics of a spell on the stack (709.3b): only the half being cast exists.
+/// Characteristics of a spell on the stack (709.3b): only the half being cast exists. A spell
+/// cast as an Adventure has only the Adventure's characteristics (715.3b); an adventurer card cast
+/// normally has only its own (715.4).
 pub fn stack_chars(def: &CardDef, half: Option<usize>) -> Chars {
+    if let (Some(crate::rules::casting::ADVENTURE), Some(adventure)) = (half, def.adventure.as_deref()) {
+        return face_chars(adventure);
+    }
     // A fused split spell (half = usize::MAX) has both halves' characteristics (709.4d).
     match half.and_then(|h| def.split.get(h)) {
         Some(face) => face_chars(face),

@@ -2,6 +2,7 @@
 //! implements; the simulator only sequences them.
 
 pub mod activating;
+pub mod adventure;
 pub mod apnap;
 pub mod casting;
 pub mod characteristics;

@@ -18,7 +18,9 @@ pub fn nameable(game: &Game, filter: &Filter) -> Vec<String> {
         if o.token {
             continue;
         }
-        for face in o.def.faces() {
+        // 201.4f: an adventurer card's Adventure name may be chosen too, judged by the Adventure's
+        // characteristics.
+        for face in o.def.faces().into_iter().chain(o.def.adventure.as_deref()) {
             if matches(&face_chars(face), filter, None) {
                 names.insert(face.name.clone());
             }
@@ -36,7 +38,7 @@ fn pool_faces() -> &'static BTreeMap<String, Vec<(bool, Chars)>> {
         let mut out: BTreeMap<String, Vec<(bool, Chars)>> = BTreeMap::new();
         if let Ok(pool) = CardPool::bundled() {
             for def in pool.cards() {
-                for face in def.faces() {
+                for face in def.faces().into_iter().chain(def.adventure.as_deref()) {
                     out.entry(face.name.clone()).or_default().push((def.token, face_chars(face)));
                 }
             }

@@ -47,6 +47,7 @@ impl<'a> Builder<'a> {
                 batches: 0,
                 open_batch: None,
                 searched_own_library: 0,
+                dealt_combat_damage_with: Vec::new(),
                 turn_position: crate::rules::turn_structure::TurnPosition::Unnamed,
                 id_order: Arc::from(Vec::new()),
             },
@@ -93,6 +94,7 @@ impl<'a> Builder<'a> {
             }
             self.names.push(p.name.clone());
             self.game.players.push(Player { name: p.name.clone(), life: p.life });
+            self.game.dealt_combat_damage_with.push(p.dealt_combat_damage_with.clone());
         }
         for (i, p) in s.players.iter().enumerate() {
             let zones = [
@@ -372,12 +374,18 @@ impl<'a> Builder<'a> {
                     None => None,
                     // Both halves, fused (702.102); whether that is allowed is a rules question.
                     Some(name) if name == "both" && def.is_split() => Some(crate::rules::casting::FUSED),
-                    Some(name) => Some(def.split.iter().position(|h| &h.name == name).ok_or_else(|| {
-                        let halves: Vec<&str> = def.split.iter().map(|h| h.name.as_str()).collect();
+                    // A half of a split card (709.3) or an adventurer card's Adventure (715.3).
+                    Some(name) => Some(def.face_named(name).ok_or_else(|| {
+                        let halves: Vec<&str> = def.face_names();
                         BuildError::new(
                             format!("{path}.cast.face"),
                             if halves.is_empty() {
-                                format!("`{}` is not a split card, so it has no half to name", def.name)
+                                format!(
+                                    "`{}` is not a split card or an adventurer card, so it has no half or Adventure to name",
+                                    def.name
+                                )
+                            } else if let Some(adventure) = &def.adventure {
+                                format!("`{name}` is not {}'s Adventure, which is {}", def.name, adventure.name)
                             } else {
                                 format!(
                                     "`{name}` is not a half of {}; its halves are {}",
@@ -553,7 +561,7 @@ impl<'a> Builder<'a> {
                 let face = match (obj, face) {
                     (Some(o), Some(f)) => {
                         let def = &self.game.obj(o).def;
-                        Some(def.split.iter().position(|h| &h.name == f).ok_or_else(|| {
+                        Some(def.face_named(f).ok_or_else(|| {
                             BuildError::new(format!("{path}.cast.face"), format!("`{f}` is not a half of {}", def.name))
                         })?)
                     }

@@ -96,6 +96,12 @@ pub struct PlayerSetup {
     /// Cards this player owns outside the game, e.g. a sideboard (CR 400.11).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outside: Vec<CardSetup>,
+    /// What happened in combat earlier this turn, which the oracle doesn't play: the creature
+    /// types of the creatures this player controlled that dealt combat damage to a player this
+    /// turn (every type of each such creature; empty if none did). Prowl asks it (CR 702.76a:
+    /// Knowledge Exploitation's prowl cost needs a Rogue among them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dealt_combat_damage_with: Vec<String>,
 }
 
 fn twenty() -> i32 {
@@ -252,7 +258,8 @@ pub enum Step {
         /// Card id.
         card: String,
         /// For a split card, the name of the half cast (709.3), or `both` to cast both halves
-        /// with fuse (702.102).
+        /// with fuse (702.102); for an adventurer card, its Adventure's name to cast it as the
+        /// Adventure (715.3), omitted to cast the card normally.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
         /// Target card ids or player names, in the order the card lists its targets.
@@ -468,7 +475,8 @@ pub enum ScriptedDecision {
         /// The name.
         name: String,
     },
-    /// A spell cast from a graveyard as part of an effect (Jetsam), or none.
+    /// A spell cast as part of an effect without paying its mana cost (Jetsam from a graveyard,
+    /// Knowledge Exploitation from the library it searched), or none.
     Cast {
         /// Who casts.
         player: String,

@@ -47,6 +47,12 @@ impl Sim<'_> {
                 ),
             )));
         }
+        // 715.3d: a card exiled by its own Adventure may be cast from there by that Adventure's
+        // controller, only normally.
+        // Mutant `adventure-cast-again`: the Adventure may be cast from there too.
+        let adventure_face = if self.bug(Mutant::AdventureCastAgain) { None } else { face };
+        crate::rules::adventure::check_cast_from_adventure(&self.game, card, player, adventure_face)
+            .map_err(|v| self.refused(v))?;
         match mode {
             CastMode::Normal | CastMode::AlternativeCost if o.zone != ZoneRef::Hand(player) && !from_exile => {
                 let hint = if o.zone == ZoneRef::Graveyard(player) {
@@ -72,6 +78,13 @@ impl Sim<'_> {
                 )));
             }
             // Mutant `trap-ignores-capped-search` acts where searches are recorded (sim::search).
+            // Mutant `prowl-any-creature-type`: combat damage by any creature allows prowl.
+            CastMode::AlternativeCost
+                if self.bug(Mutant::ProwlAnyCreatureType)
+                    && o.def.alternative_cost.as_ref().is_some_and(|a| {
+                        a.condition == crate::cards::instructions::AlternativeCostCondition::Prowl
+                    })
+                    && self.game.dealt_combat_damage_with.get(player).is_some_and(|d| !d.is_empty()) => {}
             CastMode::AlternativeCost => {
                 crate::rules::casting::check_alternative_cost(&self.game, card, player).map_err(|v| self.refused(v))?
             }

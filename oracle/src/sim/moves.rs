@@ -643,7 +643,8 @@ impl Sim<'_> {
                         | StaticAbility::ControlsOpponentsSearchingTheirLibraries
                         | StaticAbility::OpponentsExileCardsTheyFind
                         | StaticAbility::CastFromLibraryWhileSearching
-                        | StaticAbility::ExileInsteadOfCounteringMayPlay => {}
+                        | StaticAbility::ExileInsteadOfCounteringMayPlay
+                        | StaticAbility::CanBlockOnlyCreaturesWithFlying => {}
                     }
                 }
             }

@@ -1025,24 +1025,24 @@ impl Sim<'_> {
                 }
             }
         }
-        let Some(card) = self.cast_one_free(caster, from, options)? else {
+        let Some(card) = self.cast_one_free(caster, from, &options)? else {
             return Ok(None);
         };
-        let whose = self.game.obj(card).owner;
         if exile_instead {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
-        Ok(Some(whose))
+        Ok(Some(self.game.obj(card).owner))
     }
 
-    /// `caster` may cast one of `options` (cards and halves in `from`'s zones) without paying its
-    /// mana cost, as part of a resolution (118.9): the choice, then the cast with any additional
-    /// cost paid. Returns the card cast, or `None` when none was (or none could be).
-    fn cast_one_free(
+    /// `caster` may cast one of `options` (a card and the face to cast) from `from`'s zones
+    /// without paying its mana cost, as part of a resolution (Jetsam, Knowledge Exploitation;
+    /// 118.9): declining is allowed, a required additional cost must be paid (601.2f), and a
+    /// spell that needs targets is not modelled. Returns the card cast.
+    pub(super) fn cast_one_free(
         &mut self,
         caster: PlayerId,
         from: &[PlayerId],
-        options: Vec<(ObjId, Option<usize>)>,
+        options: &[(ObjId, Option<usize>)],
     ) -> Result<Option<ObjId>, SimError> {
         if options.is_empty() {
             return Ok(None);
@@ -1056,7 +1056,7 @@ impl Sim<'_> {
             self.rule_decision("702.61a", options.iter().map(|&(o, _)| o).collect());
             return Ok(None);
         }
-        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.clone(), free: true };
+        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.to_vec(), free: true };
         let (card, face) = match self.decide(&decision)? {
             Choice::Cast(None) => return Ok(None),
             Choice::Cast(Some(c)) if options.contains(&c) => c,
@@ -1071,7 +1071,7 @@ impl Sim<'_> {
             }
         };
         let def = self.game.obj(card).def.clone();
-        let cast_face = face.and_then(|f| def.split.get(f)).unwrap_or(&def);
+        let cast_face = def.cast_face(face);
         if cast_face.spell.as_ref().is_some_and(|s| !s.targets.is_empty()) {
             return Err(SimError::Unsupported {
                 step: self.step,
@@ -1222,9 +1222,9 @@ impl Sim<'_> {
     }
 
     /// Whether a required additional cost of the half could be paid by `caster` now.
-    fn additional_cost_payable(&self, caster: PlayerId, card: ObjId, face: Option<usize>) -> bool {
+    pub(super) fn additional_cost_payable(&self, caster: PlayerId, card: ObjId, face: Option<usize>) -> bool {
         let def = &self.game.obj(card).def;
-        let f = face.and_then(|i| def.split.get(i)).unwrap_or(def);
+        let f = def.cast_face(face);
         match f.spell.as_ref().and_then(|s| s.additional_cost.as_ref()) {
             Some(cost) if !cost.optional => {
                 let discard_ok = match &cost.discard {

@@ -237,6 +237,7 @@ impl Sim<'_> {
             // 614.1c: as a shock land enters, the searcher (its controller-to-be) may pay life.
             let unpaid = self.as_enters_life_choices(&entering, *searcher)?;
             let mut to_top = Vec::new();
+            let mut to_cast = Vec::new();
             // Gifts Ungiven: the target player chooses which found cards go to the graveyard.
             let chosen_for_graveyard = self.target_player_splits(ctx, specs, found, exiled_for.is_some())?;
             // The found cards are put where they go at the same time (a graveyard's share is
@@ -292,6 +293,8 @@ impl Sim<'_> {
                         Destination::TargetPlayerChoosesForGraveyard(_) => {
                             self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "608.2d")
                         }
+                        // Cast (or not) once every found card is where it goes, below.
+                        Destination::MayCastWithoutPaying => to_cast.push(o),
                         Destination::ExileFaceDown => {
                             // 406.3: face down, so no player may examine it except the one the
                             // effect allows.
@@ -319,6 +322,10 @@ impl Sim<'_> {
                 self.exile_rest_of_search(*searcher, *whose, &head.zones, found);
             }
             self.release_reveals();
+            // Knowledge Exploitation: the searcher may cast what they found, before the shuffle.
+            if !to_cast.is_empty() {
+                self.offer_cast_found(*searcher, *whose, &to_cast)?;
+            }
             // 701.24b: shuffling and putting cards in their place in the library is one action; the
             // top card is revealed once they are there (401.5).
             self.hold_reveals();
@@ -360,6 +367,26 @@ impl Sim<'_> {
                 }
             });
             self.release_reveals();
+        }
+        Ok(())
+    }
+
+    /// Knowledge Exploitation: `searcher` may cast one of the `found` cards (in `whose` library)
+    /// without paying its mana cost, before the instruction's shuffle ([`Sim::cast_one_free`]);
+    /// each half of a split card is offered (709.3). A card not cast stays where it was found.
+    fn offer_cast_found(&mut self, searcher: PlayerId, whose: PlayerId, found: &[ObjId]) -> Result<(), SimError> {
+        use crate::rules::casting::{castable_faces, is_castable};
+        let mut options = Vec::new();
+        for &o in found {
+            let def = &self.game.obj(o).def;
+            for face in castable_faces(def) {
+                if is_castable(def, face) && self.additional_cost_payable(searcher, o, face) {
+                    options.push((o, face));
+                }
+            }
+        }
+        if !options.is_empty() {
+            self.cast_one_free(searcher, &[whose], &options)?;
         }
         Ok(())
     }
@@ -774,6 +801,6 @@ pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Opt
         }
         // The graveyard or the hand, as another player's choice decides: not known from the
         // instruction alone.
-        Destination::TargetPlayerChoosesForGraveyard(_) => None,
+        Destination::TargetPlayerChoosesForGraveyard(_) | Destination::MayCastWithoutPaying => None,
     }
 }

@@ -238,6 +238,15 @@ impl Sim<'_> {
                         self.apply_as_enters(&[obj], controller)?;
                         self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3a");
                         self.game.objs[obj].controller = controller;
+                    } else if crate::rules::adventure::exiled_as_it_resolves(face, !all_illegal)
+                        && !self.bug(Mutant::AdventureToGraveyard)
+                    {
+                        // 715.3d: its controller exiles it instead, and may cast it later (mutant
+                        // `adventure-to-graveyard`: it goes to the graveyard like any instant).
+                        self.move_card(obj, ZoneRef::Exile, Position::Top, 0, "715.3d");
+                        let flags = &mut self.game.objs[obj].flags;
+                        flags.on_adventure = true;
+                        flags.playable_by = Some(controller);
                     } else {
                         let clause = if all_illegal { "608.2b" } else { "608.2n" };
                         self.put_into_graveyard(obj, false, clause);

@@ -336,6 +336,7 @@ impl FuzzCase {
                     hand: setup(&z.hand, true),
                     graveyard: setup(&z.graveyard, false),
                     outside: setup(&z.outside, true),
+                    dealt_combat_damage_with: Vec::new(),
                 }
             })
             .collect();

@@ -428,7 +428,7 @@ impl Decider for Observed<'_> {
                     Some(Event::Cast { card, face, .. }) => {
                         let o = self.obj_in(game, &card, step)?;
                         let def = &game.obj(o).def;
-                        let half = face.as_ref().and_then(|f| def.split.iter().position(|h| &h.name == f));
+                        let half = face.as_ref().and_then(|f| def.face_named(f));
                         Ok(Choice::Cast(Some((o, half))))
                     }
                     _ => Ok(Choice::Cast(None)),

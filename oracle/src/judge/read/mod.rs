@@ -26,6 +26,7 @@ fn destination_zones(
         Destination::Exile | Destination::ExileFaceDown => vec![ZoneRef::Exile],
         Destination::LibraryTop => vec![ZoneRef::Library(owner)],
         Destination::TargetPlayerChoosesForGraveyard(_) => vec![ZoneRef::Graveyard(owner), ZoneRef::Hand(owner)],
+        Destination::MayCastWithoutPaying => vec![ZoneRef::Stack],
     }
 }
 
