@@ -439,6 +439,7 @@ impl Mutant {
             }
             Mutant::GuileReplacesOpponentsCounters => {
                 "Guile also exiles a spell an opponent's spell counters, and lets its controller cast it"
+            }
             Mutant::AdventureToGraveyard => "a resolved Adventure (Petty Theft) goes to the graveyard instead of exile",
             Mutant::AdventureCastAgain => "a card exiled on an adventure may be cast from exile as its Adventure again",
             Mutant::ProwlAnyCreatureType => {

@@ -1161,7 +1161,7 @@ impl Sim<'_> {
             .map(|f| (spell, f))
             .collect();
         let owner = self.game.obj(spell).owner;
-        self.cast_one_free(caster, &[owner], options)?;
+        self.cast_one_free(caster, &[owner], &options)?;
         Ok(())
     }
 
