@@ -76,6 +76,19 @@ pub fn check_flashback(game: &Game, card: ObjId, caster: PlayerId, face: Option<
     Ok(())
 }
 
+/// 118.9a: at most one alternative cost may be applied to a spell. Flashback is one (702.34a:
+/// "rather than paying its mana cost"), so a cast can't pay a flashback cost and a printed
+/// alternative cost (prowl, Archive Trap's) together.
+pub fn check_one_alternative_cost(flashback: bool, alternative_cost: bool) -> Result<(), Violation> {
+    if flashback && alternative_cost {
+        return Err(Violation::new(
+            "118.9a",
+            "flashback and the card's alternative cost are both alternative costs, and only one can be applied to a spell",
+        ));
+    }
+    Ok(())
+}
+
 /// 118.9: a spell may be cast for its printed alternative cost only if it has one and its
 /// condition holds — for Archive Trap, an opponent of the caster searched their own library this
 /// turn (the Archive Trap rulings: finding nothing counts, a search Aven Mindcensor limited counts).

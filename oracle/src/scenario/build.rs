@@ -94,6 +94,33 @@ impl<'a> Builder<'a> {
             }
             self.names.push(p.name.clone());
             self.game.players.push(Player { name: p.name.clone(), life: p.life });
+            // Creature types are compared as printed (205.3m: capitalised words such as Rogue);
+            // a misspelt case or a card type would silently never match, so it is an error.
+            for (k, t) in p.dealt_combat_damage_with.iter().enumerate() {
+                let capitalised = t.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                    && t.chars().all(|c| c.is_ascii_alphabetic() || c == '-' || c == '\'');
+                let card_type = [
+                    "Artifact",
+                    "Battle",
+                    "Creature",
+                    "Enchantment",
+                    "Instant",
+                    "Kindred",
+                    "Land",
+                    "Planeswalker",
+                    "Sorcery",
+                    "Tribal",
+                ]
+                .contains(&t.as_str());
+                if !capitalised || card_type {
+                    return Err(BuildError::new(
+                        format!("players[{i}].dealt_combat_damage_with[{k}]"),
+                        format!(
+                            "`{t}` is not a creature type as printed (one capitalised word, such as Rogue or Faerie; 205.3m)"
+                        ),
+                    ));
+                }
+            }
             self.game.dealt_combat_damage_with.push(p.dealt_combat_damage_with.clone());
         }
         for (i, p) in s.players.iter().enumerate() {

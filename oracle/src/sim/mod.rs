@@ -360,6 +360,8 @@ impl<'d> Sim<'d> {
                 alternative_cost,
                 phyrexian_life,
             } => {
+                crate::rules::casting::check_one_alternative_cost(*flashback, *alternative_cost)
+                    .map_err(|v| self.refused(v))?;
                 let mode = cast_mode(*flashback, *alternative_cost);
                 self.cast(*player, *card, *face, targets, mode, *x, *discard, *reveal, *sacrifice, *phyrexian_life)
             }

@@ -86,16 +86,26 @@ impl Ctx {
     /// Last known information about the first target (608.2h): a spell or permanent's controller
     /// is the one it has now (on the stack, the player who cast it, whoever owns the card); if it
     /// has left the battlefield, the one it had there.
-    pub(super) fn capture_target(&mut self, game: &Game) {
+    /// `spell_face`: the face a spell on the stack was cast with (`Sim::spell_face`), for a target
+    /// that is such a spell.
+    pub(super) fn capture_target(&mut self, game: &Game, spell_face: impl Fn(ObjId) -> Option<usize>) {
         if let Some(TargetChoice::Obj(obj, no)) = self.targets.first() {
             let o = game.obj(*obj);
             let controller =
                 if matches!(o.zone, ZoneRef::Battlefield | ZoneRef::Stack) { o.controller } else { o.last_controller };
             // 608.2h: the target as it is if it is still that object; if it has moved (a new
             // object, 400.7), as it last existed — a face-down permanent exiled in response has
-            // no name (708.2a), whatever the card now face up in exile is called.
-            let chars = crate::rules::characteristics::last_known(o, *no);
-            self.target_lki = Some(Lki { names: chars.names.clone(), controller, owner: o.owner });
+            // no name (708.2a), whatever the card now face up in exile is called. A spell on the
+            // stack has the characteristics of the face it was cast with: an Adventure only its
+            // own (715.3b: Counterbore countering Petty Theft looks for cards named Petty Theft),
+            // a split card's half only that half's (709.3).
+            let names = match spell_face(*obj) {
+                Some(face) if o.zone == ZoneRef::Stack && o.object_no == *no => {
+                    crate::rules::characteristics::stack_chars(&o.def, Some(face)).names
+                }
+                _ => crate::rules::characteristics::last_known(o, *no).names.clone(),
+            };
+            self.target_lki = Some(Lki { names, controller, owner: o.owner });
         }
     }
 }
@@ -1056,7 +1066,8 @@ impl Sim<'_> {
             self.rule_decision("702.61a", options.iter().map(|&(o, _)| o).collect());
             return Ok(None);
         }
-        let decision = Decision::CastFree { player: caster, from: from.to_vec(), options: options.to_vec(), free: true };
+        let decision =
+            Decision::CastFree { player: caster, from: from.to_vec(), options: options.to_vec(), free: true };
         let (card, face) = match self.decide(&decision)? {
             Choice::Cast(None) => return Ok(None),
             Choice::Cast(Some(c)) if options.contains(&c) => c,
