@@ -185,11 +185,14 @@ pub enum Mutant {
     /// Prowl is allowed after combat damage dealt to a player by a creature of any type, not only
     /// one sharing a creature type with the spell (702.76a).
     ProwlAnyCreatureType,
+    /// A spell's name for "the same name as that spell" (Counterbore) is its card's, not the name
+    /// it was cast with: Petty Theft countered looks for Brazen Borrower.
+    SpellNamedAsItsCard,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 64] = [
+    pub const ALL: [Mutant; 65] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -254,6 +257,7 @@ impl Mutant {
         Mutant::AdventureToGraveyard,
         Mutant::AdventureCastAgain,
         Mutant::ProwlAnyCreatureType,
+        Mutant::SpellNamedAsItsCard,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -323,6 +327,7 @@ impl Mutant {
             Mutant::AdventureToGraveyard => "adventure-to-graveyard",
             Mutant::AdventureCastAgain => "adventure-cast-again",
             Mutant::ProwlAnyCreatureType => "prowl-any-creature-type",
+            Mutant::SpellNamedAsItsCard => "spell-named-as-its-card",
         }
     }
 
@@ -445,6 +450,9 @@ impl Mutant {
             Mutant::ProwlAnyCreatureType => {
                 "prowl is allowed after combat damage by a creature of any type, not a Rogue (Knowledge Exploitation)"
             }
+            Mutant::SpellNamedAsItsCard => {
+                "Counterbore reads a countered Adventure's name off its card (Brazen Borrower), not the spell (Petty Theft)"
+            }
         }
     }
 
@@ -527,6 +535,7 @@ impl Mutant {
             Mutant::AdventureToGraveyard => "715.3d",
             Mutant::AdventureCastAgain => "715.3d",
             Mutant::ProwlAnyCreatureType => "702.76a",
+            Mutant::SpellNamedAsItsCard => "701.23a",
         }
     }
 

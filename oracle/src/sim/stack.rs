@@ -204,7 +204,10 @@ impl Sim<'_> {
                     ctx.source_no = source_no;
                     ctx.found_no = found_no;
                     ctx.x = x;
-                    ctx.capture_target(&self.game, |o| self.spell_face(o));
+                    // Mutant `spell-named-as-its-card`: the card's characteristics, not the cast face's.
+                    ctx.capture_target(&self.game, |o| {
+                        if self.bug(Mutant::SpellNamedAsItsCard) { None } else { self.spell_face(o) }
+                    });
                     self.run_effects(&mut ctx, &effect)?;
                 }
             }
@@ -230,7 +233,10 @@ impl Sim<'_> {
                     let mut ctx = resolve::Ctx::new(obj, controller, targets.clone(), None);
                     ctx.source_no = self.game.obj(obj).object_no;
                     ctx.x = x;
-                    ctx.capture_target(&self.game, |o| self.spell_face(o));
+                    // Mutant `spell-named-as-its-card`: the card's characteristics, not the cast face's.
+                    ctx.capture_target(&self.game, |o| {
+                        if self.bug(Mutant::SpellNamedAsItsCard) { None } else { self.spell_face(o) }
+                    });
                     self.run_effects(&mut ctx, &spell.effect)?;
                 }
                 if self.game.obj(obj).zone == ZoneRef::Stack {
