@@ -44,7 +44,10 @@ const PERMANENTS: [&str; 5] = ["Grizzly Bears", "Ornithopter", "Forest", "Island
 /// flash creature; an enchantment; a split card whose halves a filter reads separately, 709.4)
 /// for a search to find or skip; Stranglehold and Opposition Agent act from the battlefield
 /// through [`Hosers`]; a Panglacial Wurm in a searched library may be cast during the search
-/// (601.3), and an Eternal Dragon in a graveyard is a card a graveyard search may find.
+/// (601.3), an Eternal Dragon in a graveyard is a card a graveyard search may find, and Brazen
+/// Borrower is a creature card everywhere but the stack (715.4). No card here searches when it
+/// enters the battlefield (Stoneforge Mystic would): the checks read every search of the
+/// resolution as the generated one's.
 ///
 /// They are not in [`PALETTE`]: changing its length would change what every committed corpus
 /// input decodes to. The hosers are read from the end of the case instead (see [`Hosers`]).
@@ -61,7 +64,7 @@ pub const EXTRA_CARDS: [&str; 11] = [
     "Eternal Dragon",
     "Cease // Desist",
     "Fact or Fiction",
-    "Stoneforge Mystic",
+    "Brazen Borrower",
 ];
 
 /// How large generated zones may be.
