@@ -154,7 +154,9 @@ pub struct CardDef {
     #[serde(default)]
     pub dredge: Option<u32>,
     /// Abilities of the Oracle text that the instruction language doesn't express yet, in words.
-    /// Casting the card is refused rather than run with a wrong reading.
+    /// Casting the card is refused rather than run with a wrong reading — except a whole
+    /// permanent card with no `unmodelled_acts`, whose unmodelled abilities never act (Guile's
+    /// blocking restriction): it is cast like any permanent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unmodelled: Option<String>,
     /// When the unmodelled abilities would act, so a scenario reaching that point is refused too.
