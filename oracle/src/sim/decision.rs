@@ -472,9 +472,9 @@ pub(crate) fn describe_choice(game: &Game, choice: &Choice) -> String {
         Choice::Parts(parts) => format!("[{}]", parts.iter().map(|p| ids(p)).collect::<Vec<_>>().join(", ")),
         Choice::Order(order) => format!("the order {order:?}"),
         Choice::Name(name) => format!("`{name}`"),
-        Choice::Cast(None) => "declining to cast".into(),
-        Choice::Cast(Some((card, None))) => format!("casting {}", game.obj(*card).id),
-        Choice::Cast(Some((card, Some(half)))) => format!("casting {} (half {half})", game.obj(*card).id),
+        Choice::Cast(None) => "declining".into(),
+        Choice::Cast(Some((card, None))) => format!("`{}`", game.obj(*card).id),
+        Choice::Cast(Some((card, Some(half)))) => format!("`{}` (half {half})", game.obj(*card).id),
         Choice::Targets(targets) => format!(
             "[{}]",
             targets

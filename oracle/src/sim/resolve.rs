@@ -1074,7 +1074,7 @@ impl Sim<'_> {
             other => {
                 let mut listed: Vec<String> = options.iter().map(|&(o, _)| self.id(o)).collect();
                 listed.push("none (decline: `cast: {player}` without a card)".into());
-                let chosen = self.describe_cast_choice(&other);
+                let chosen = super::describe_choice(&self.game, &other);
                 return Err(self.illegal(
                     Violation::new("601.2", format!("{chosen} is not a spell that may be cast this way")),
                     listed,
@@ -1309,18 +1309,5 @@ impl Sim<'_> {
         self.trigger(Happening::ShuffledLibrary { owner: player }, None);
         // 401.5: the top card after the shuffle is a new one, revealed at once.
         self.settle_reveals();
-    }
-}
-
-impl Sim<'_> {
-    /// A scripted answer to a [`Decision::CastFree`] as a scenario author wrote it (the card's id
-    /// and half), for an error that refuses it.
-    pub(crate) fn describe_cast_choice(&self, choice: &Choice) -> String {
-        match choice {
-            Choice::Cast(Some((card, None))) => format!("`{}`", self.id(*card)),
-            Choice::Cast(Some((card, Some(face)))) => format!("`{}` (half {face})", self.id(*card)),
-            Choice::Cast(None) => "declining".into(),
-            _ => "that answer".into(),
-        }
     }
 }

@@ -456,7 +456,7 @@ impl Sim<'_> {
                 other => {
                     let mut listed: Vec<String> = castable.iter().map(|&o| self.id(o)).collect();
                     listed.push("none (decline: `cast: {player}` without a card)".into());
-                    let chosen = self.describe_cast_choice(&other);
+                    let chosen = super::describe_choice(&self.game, &other);
                     return Err(self.illegal(
                         Violation::new(
                             "601.3",

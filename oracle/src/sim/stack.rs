@@ -119,10 +119,7 @@ impl Sim<'_> {
                         Choice::Targets(chosen) if options.contains(&chosen) => chosen,
                         other => {
                             let listed = options.iter().map(|o| self.describe_targets(o)).collect();
-                            let chosen = match &other {
-                                Choice::Targets(t) => self.describe_targets(t),
-                                _ => "that answer".into(),
-                            };
+                            let chosen = super::describe_choice(&self.game, &other);
                             return Err(self.illegal(
                                 Violation::new("603.3d", format!("{chosen} is not a legal choice of targets")),
                                 listed,
