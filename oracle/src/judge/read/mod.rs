@@ -12,21 +12,24 @@ use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, LoggedEvent, Outcome};
 use crate::sim::SimError;
 
-/// The zones a search's destination `to` puts a found card owned by `owner` into.
+/// The zones a search's destination `to` may put the found card `card` into: the one the
+/// simulator puts it into ([`crate::sim::destination_zone`]), or, where a choice decides, each it
+/// may go to (Gifts Ungiven's graveyard or hand; the stack, for a found card cast at once).
 fn destination_zones(
+    game: &Game,
+    card: ObjId,
     to: crate::cards::instructions::Destination,
-    owner: crate::model::PlayerId,
 ) -> Vec<crate::model::ZoneRef> {
     use crate::cards::instructions::Destination;
     use crate::model::ZoneRef;
-    match to {
-        Destination::Hand => vec![ZoneRef::Hand(owner)],
-        Destination::Battlefield | Destination::BattlefieldTapped => vec![ZoneRef::Battlefield],
-        Destination::Graveyard => vec![ZoneRef::Graveyard(owner)],
-        Destination::Exile | Destination::ExileFaceDown => vec![ZoneRef::Exile],
-        Destination::LibraryTop => vec![ZoneRef::Library(owner)],
-        Destination::TargetPlayerChoosesForGraveyard(_) => vec![ZoneRef::Graveyard(owner), ZoneRef::Hand(owner)],
-        Destination::MayCastWithoutPaying => vec![ZoneRef::Stack],
+    let owner = game.obj(card).owner;
+    match (crate::sim::destination_zone(game, card, to), to) {
+        (Some(zone), _) => vec![zone],
+        (None, Destination::TargetPlayerChoosesForGraveyard(_)) => {
+            vec![ZoneRef::Graveyard(owner), ZoneRef::Hand(owner)]
+        }
+        (None, Destination::MayCastWithoutPaying) => vec![ZoneRef::Stack],
+        (None, _) => Vec::new(),
     }
 }
 
@@ -351,8 +354,7 @@ impl Observed<'_> {
         let names = game.names();
         let fit = |&(c, evidence): &(ObjId, Option<usize>)| -> u8 {
             let Some(Event::Moved { to: moved_to, .. }) = evidence.map(|i| &self.events[i].event) else { return 1 };
-            let owner = game.obj(c).owner;
-            if to.iter().any(|d| destination_zones(*d, owner).iter().any(|z| z.display(&names) == *moved_to)) {
+            if to.iter().any(|d| destination_zones(game, c, *d).iter().any(|z| z.display(&names) == *moved_to)) {
                 0
             } else {
                 2
