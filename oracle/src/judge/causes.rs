@@ -75,12 +75,36 @@ impl Causes {
         if let Some((_, at, clause, _)) = self.decisions.iter().find(|d| d.0 == e.step) {
             return (2 * *at as u64, clause);
         }
+        // A card moved that the rules leave where it is: the instruction that moved cards of the
+        // same kind of zone to the same zone in that step is the one applied to too many cards
+        // (Ashiok's "exile each opponent's graveyard" exiling its controller's too, 701.13a).
+        if let Event::Moved { from, to, .. } = &e.event
+            && let Some((i, clause)) = self.like_move(Some(e.step), from, to)
+        {
+            return (event_key(i) + 1, clause);
+        }
         let end = self.log.iter().position(|(l, _)| l.step > e.step).unwrap_or(self.log.len());
         let (flashback, free) = match e.event {
             Event::Cast { flashback, without_paying_mana_cost, .. } => (flashback, without_paying_mana_cost),
             _ => (false, false),
         };
         (2 * end as u64, verdicts::unexpected_event_clause(e.event.kind(), flashback, free))
+    }
+
+    /// The last replayed move (its log index and clause) from a zone of the same kind as `from`
+    /// (`Bob.graveyard` is like `Alice.graveyard`) to `to`, in `step` if given: the instruction an
+    /// engine most likely applied to a card the rules don't move.
+    pub(super) fn like_move(&self, step: Option<usize>, from: &str, to: &str) -> Option<(usize, &'static str)> {
+        let kind = |z: &str| z.rsplit_once('.').map_or(z, |(_, k)| k).to_string();
+        let from_kind = kind(from);
+        self.log.iter().enumerate().rev().find_map(|(i, (l, clause))| match &l.event {
+            Event::Moved { from: f, to: t, .. }
+                if step.is_none_or(|s| s == l.step) && t == to && kind(f) == from_kind =>
+            {
+                Some((i, *clause))
+            }
+            _ => None,
+        })
     }
 
     /// The clause of the last rule decision that set what players know of `card` (now in

@@ -39,7 +39,6 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
             Outcome { zones: observed_zones.clone(), ..Outcome::default() }.into_canonical(&expected.fixed).zones;
     }
     let got = got;
-    let move_clauses = &causes.moves;
     let mut keyed: Vec<(u64, Difference)> = Vec::new();
     // Differences that don't come from one event sort after the events'.
     let mut push =
@@ -111,7 +110,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
     // Where each card is — only worked out card by card when the zones differ at all, which
     // keeps judging a legal outcome to one comparison of canonical zones.
     if !zones_match {
-        zone_differences(want, &got, &expected.fixed, move_clauses, &mut push);
+        zone_differences(want, &got, &expected.fixed, causes, &mut push);
     }
 
     // Who knows what.
@@ -236,9 +235,10 @@ fn zone_differences(
     want: &Outcome,
     got: &Outcome,
     fixed_positions: &BTreeMap<String, crate::outcome::FixedPositions>,
-    move_clauses: &BTreeMap<String, &'static str>,
+    causes: &Causes,
     push: &mut impl FnMut(&str, String),
 ) {
+    let move_clauses = &causes.moves;
     fn locate(o: &Outcome) -> HashMap<&str, &str> {
         o.zones.iter().flat_map(|(z, cards)| cards.iter().map(move |c| (c.as_str(), z.as_str()))).collect()
     }
@@ -266,7 +266,12 @@ fn zone_differences(
     let (want_at, got_at) = (locate(want), locate(got));
     let all_cards: BTreeSet<&str> = want_at.keys().chain(got_at.keys()).copied().collect();
     for card in all_cards {
-        let clause = move_clauses.get(card).copied().unwrap_or("400.7");
+        // The clause of the card's last move; for a card the rules leave where it is, that of
+        // the instruction that moved such cards to where the outcome has it.
+        let clause = move_clauses.get(card).copied().unwrap_or_else(|| match (want_at.get(card), got_at.get(card)) {
+            (Some(w), Some(g)) => causes.like_move(None, w, g).map_or("400.7", |(_, c)| c),
+            _ => "400.7",
+        });
         match (want_at.get(card), got_at.get(card)) {
             (Some(w), Some(g)) if w != g => push(clause, format!("{card} should be in {w} but is in {g}")),
             (Some(w), None) => push(clause, format!("{card} should be in {w} but the outcome doesn't list it")),
