@@ -302,16 +302,13 @@ impl Engine {
     fn settle_stderr(&self) {
         let Some(r) = &self.running else { return };
         let Some(fd) = &r.stderr_watch else { return };
-        let idle = || !r.stderr_busy.load(Ordering::Acquire) && rustix::io::ioctl_fionread(fd).is_ok_and(|n| n == 0);
+        // The pipe first, then the reader: the reader marks itself busy before it takes bytes
+        // from the pipe (`read_stderr`), so bytes that were in the pipe when it looked empty
+        // are either kept already or still held by a busy reader. (It used to mark itself after
+        // the read, and this waited 200 µs and looked twice — on every scenario sent.)
+        let idle = || rustix::io::ioctl_fionread(fd).is_ok_and(|n| n == 0) && !r.stderr_busy.load(Ordering::SeqCst);
         let until = Instant::now() + Duration::from_millis(50);
-        while Instant::now() < until {
-            if idle() {
-                // Twice, a moment apart: the reader may have just taken bytes from the pipe.
-                std::thread::sleep(Duration::from_micros(200));
-                if idle() {
-                    return;
-                }
-            }
+        while !idle() && Instant::now() < until {
             std::thread::sleep(Duration::from_micros(500));
         }
     }
@@ -341,20 +338,30 @@ impl Engine {
 
     /// Asks the engine to stop, waits a little, then kills it.
     pub fn stop(&mut self, message: String) {
-        if self.running.is_some() {
-            let _ = self.send(message);
-            if let Some(r) = self.running.as_mut() {
-                r.to_engine = None; // closes its stdin
-                let until = Instant::now() + Duration::from_secs(2);
-                while Instant::now() < until {
-                    if let Ok(Some(_)) = r.child.try_wait() {
-                        break;
-                    }
-                    std::thread::sleep(Duration::from_millis(10));
+        self.close_input(message);
+        if let Some(r) = self.running.as_mut() {
+            let until = Instant::now() + Duration::from_secs(2);
+            while Instant::now() < until {
+                if let Ok(Some(_)) = r.child.try_wait() {
+                    break;
                 }
+                // Short naps: an engine told to stop exits within a millisecond or two, and
+                // `check` waits for it before it reports.
+                std::thread::sleep(Duration::from_millis(1));
             }
         }
         self.kill();
+    }
+
+    /// Sends the engine its last message and closes its stdin, once (later calls do nothing);
+    /// the engine keeps running until it exits or [`Engine::stop`] or [`Engine::kill`] ends it.
+    pub fn close_input(&mut self, message: String) {
+        if self.running.as_ref().is_some_and(|r| r.to_engine.is_some()) {
+            let _ = self.send(message);
+            if let Some(r) = self.running.as_mut() {
+                r.to_engine = None; // closes its stdin
+            }
+        }
     }
 }
 
@@ -531,7 +538,12 @@ fn read_lines(stdout: impl Read, out: SyncSender<Result<String, BrokenOutput>>, 
 
 /// Reads the engine's stderr to its end as bytes, keeping the last lines, each cut to the text
 /// limit (invalid UTF-8 shown as U+FFFD); what is past the limit is read and dropped.
-fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, busy: &std::sync::atomic::AtomicBool, limits: Limits) {
+fn read_stderr(
+    mut stderr: std::fs::File,
+    tail: &Mutex<StderrTail>,
+    busy: &std::sync::atomic::AtomicBool,
+    limits: Limits,
+) {
     let keep_bytes = limits.max_text_chars.saturating_mul(4).max(1);
     let mut line: Vec<u8> = Vec::new();
     let mut dropped = 0usize;
@@ -547,13 +559,17 @@ fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, busy: &std::sync
     };
     let mut buf = [0u8; 8192];
     loop {
+        // Busy from before the bytes leave the pipe until they are kept (see
+        // `Engine::settle_stderr`): so wait for bytes first, without taking them.
+        wait_readable(&stderr);
+        busy.store(true, Ordering::SeqCst);
         let n = match stderr.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => {
-                busy.store(true, Ordering::Release);
-                n
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                busy.store(false, Ordering::SeqCst);
+                continue;
             }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
         for piece in buf[..n].split_inclusive(|&b| b == b'\n') {
@@ -570,9 +586,23 @@ fn read_stderr(mut stderr: impl Read, tail: &Mutex<StderrTail>, busy: &std::sync
                 dropped = 0;
             }
         }
-        busy.store(false, Ordering::Release);
+        busy.store(false, Ordering::SeqCst);
     }
     if !line.is_empty() || dropped > 0 {
         push(&line, dropped);
+    }
+    busy.store(false, Ordering::SeqCst);
+}
+
+/// Waits until `file` has bytes to read, or its writer closed it. If `poll` fails the read
+/// that follows simply blocks.
+fn wait_readable(file: &std::fs::File) {
+    use rustix::event::{PollFd, PollFlags, poll};
+    loop {
+        let mut fds = [PollFd::new(file, PollFlags::IN)];
+        match poll(&mut fds, None) {
+            Err(rustix::io::Errno::INTR) => continue,
+            _ => return,
+        }
     }
 }

@@ -283,13 +283,16 @@ fn check_run(
     // parsing most of all) was over half of `check`'s own time, and it needs no engine. The
     // channel is bounded, so at most `LOAD_AHEAD` loaded scenarios wait in memory, and results
     // keep the order of `files`.
-    std::thread::scope(|scope| {
+    let corpus = std::thread::scope(|scope| {
+        // Which corpus ran (reading and hashing every file again, and git's index) needs
+        // neither the engine nor the results: worked out beside them, not after them.
+        let corpus = scope.spawn(|| report::Corpus::of(files.iter().map(|f| f.as_path())));
         let (loaded_tx, loaded_rx) = std::sync::mpsc::sync_channel(LOAD_AHEAD);
         let to_load = &files;
         scope.spawn(move || {
             for file in to_load {
                 let t = Instant::now();
-                let prepared = load_file(file, pool).map(session::Prepared::new);
+                let prepared = load_file(file, pool).map(|loaded| session::Prepared::new(loaded, opts.mode));
                 if loaded_tx.send((prepared, t.elapsed())).is_err() {
                     break;
                 }
@@ -321,8 +324,12 @@ fn check_run(
             }
             scenarios.push(r);
         }
+        corpus.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
-    // The last answer: a moment for whatever the engine writes after it.
+    // The last answer: a moment for whatever the engine writes after it. `stop` goes first, and
+    // the engine exits on it (the protocol asks it to, quietly), so its closed output ends the
+    // wait; a whole `LATE_OUTPUT_GRACE` per run was a fifth of checking the bundled scenarios.
+    session.engine.close_input(to_line(&ToEngine::Stop));
     session.drain_late(LATE_OUTPUT_GRACE);
     blame(&mut scenarios, last_talker, session.late.take());
     for r in &scenarios[reported..] {
@@ -343,7 +350,7 @@ fn check_run(
         engine_command: opts.engine.display.clone(),
         protocol: PROTOCOL_VERSION,
         mode: opts.mode,
-        corpus: report::Corpus::of(files.iter().map(|f| f.as_path())),
+        corpus,
         partition: opts.partition.map(|(i, n)| format!("{i}/{n}")),
         scenarios,
         stale_baseline: stale,

@@ -21,6 +21,23 @@ use crate::verdict::Verdict;
 /// How many consecutive failed starts end the attempts to start the engine.
 const MAX_FAILED_STARTS: usize = 3;
 
+/// Whether an engine's line is an answer to `seq` ([`answered_seq`]). Nearly every line answers
+/// the scenario just sent, so its `seq` alone, read without the rest of the message, settles
+/// that it doesn't answer an earlier one; only a line whose `seq` is `seq` (or that this quick
+/// read can't make sense of) is parsed whole.
+fn answers_seq(line: &str, seq: u64) -> bool {
+    #[derive(serde::Deserialize)]
+    struct SeqOnly {
+        #[serde(default)]
+        seq: Option<u64>,
+    }
+    match serde_json::from_str::<SeqOnly>(line) {
+        // A message that parses names its `seq` in this field, or has none.
+        Ok(SeqOnly { seq: s }) if s != Some(seq) => false,
+        _ => answered_seq(line) == Some(seq),
+    }
+}
+
 /// The seq an engine's line answers, if it is an answer that names one.
 fn answered_seq(line: &str) -> Option<u64> {
     match parse_from_engine(line).ok()? {
@@ -83,13 +100,17 @@ fn precheck(loaded: &Loaded, mk: &dyn Fn(Status, String) -> ScenarioResult) -> O
 pub(super) struct Prepared {
     loaded: Loaded,
     refused: Option<ScenarioResult>,
+    /// The mode the scenario is sent in ([`effective_mode`]; in free mode that explores the
+    /// scenario, which needs no engine either).
+    mode: Mode,
 }
 
 impl Prepared {
-    pub(super) fn new(loaded: Loaded) -> Self {
+    pub(super) fn new(loaded: Loaded, mode: Mode) -> Self {
         let refused =
             precheck(&loaded, &|status, message| result(&loaded.id, loaded.scenario.rules.clone(), status, message));
-        Prepared { loaded, refused }
+        let mode = if refused.is_some() { mode } else { effective_mode(&loaded, mode) };
+        Prepared { loaded, refused, mode }
     }
 
     /// The scenario's tags.
@@ -180,7 +201,7 @@ impl<'a> Session<'a> {
     }
 
     pub(super) fn run(&mut self, loaded: Loaded) -> ScenarioResult {
-        let prepared = Prepared::new(loaded);
+        let prepared = Prepared::new(loaded, self.opts.mode);
         self.run_prepared(prepared)
     }
 
@@ -188,13 +209,13 @@ impl<'a> Session<'a> {
     pub(super) fn run_prepared(&mut self, prepared: Prepared) -> ScenarioResult {
         let mut r = match prepared.refused {
             Some(r) => r,
-            None => self.run_uncut(prepared.loaded),
+            None => self.run_uncut(prepared.loaded, prepared.mode),
         };
         cut_result(&mut r, self.opts.limits.max_text_chars);
         r
     }
 
-    fn run_uncut(&mut self, loaded: Loaded) -> ScenarioResult {
+    fn run_uncut(&mut self, loaded: Loaded, mode: Mode) -> ScenarioResult {
         self.last_failing_outcome = None;
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
@@ -207,7 +228,6 @@ impl<'a> Session<'a> {
         if let Some(why) = self.unsupported_by_hello(&loaded) {
             return mk(Status::Unsupported, why);
         }
-        let mode = effective_mode(&loaded, self.opts.mode);
         // Sent again, once, to a fresh engine if the first answer turns out to be the previous
         // scenario's (a second answer it wrote late).
         let mut retried = false;
@@ -237,11 +257,10 @@ impl<'a> Session<'a> {
             let sent = Instant::now();
             let answer = self.ask(line);
             // An answer to the previous scenario, from the same engine process.
-            let stale = answer
-                .as_ref()
-                .ok()
-                .and_then(|l| answered_seq(l))
-                .is_some_and(|s| previous.0 == Some((s, self.engine.starts)));
+            let stale = match (answer.as_ref(), previous.0) {
+                (Ok(l), Some((s, start))) if start == self.engine.starts => answers_seq(l, s),
+                _ => false,
+            };
             if !stale || retried || previous.1.is_none() {
                 break (seq, mark, sent, answer);
             }

@@ -541,7 +541,16 @@ impl std::hash::Hasher for FastHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // A multiply leaves the low bits of the product depending on the low bits of its input
+        // only, and hashbrown picks a bucket by the low bits: ids that differ in a few digits
+        // ("bears-12345") would share buckets. The finalizer of MurmurHash3 (fmix64) spreads
+        // every bit over the whole word, for a few instructions per id.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 

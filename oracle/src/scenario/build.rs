@@ -20,7 +20,9 @@ use crate::yaml::slug;
 
 pub(super) struct Builder<'a> {
     scenario: &'a Scenario,
-    pool: CardPool,
+    /// The pool with the scenario's hypothetical cards: `base` itself for a scenario with none
+    /// (most), copied only to add some (copying the pool was a tenth of loading a scenario).
+    pool: std::borrow::Cow<'a, CardPool>,
     base: &'a CardPool,
     names: Vec<String>,
     game: Game,
@@ -33,7 +35,7 @@ impl<'a> Builder<'a> {
     pub(super) fn new(scenario: &'a Scenario, base: &'a CardPool) -> Self {
         Builder {
             scenario,
-            pool: base.clone(),
+            pool: std::borrow::Cow::Borrowed(base),
             base,
             names: Vec::new(),
             game: Game {
@@ -68,7 +70,7 @@ impl<'a> Builder<'a> {
             }
             // A definition that fails a structural check is located at the card, a second card
             // of the same name at its name.
-            self.pool.insert(def.clone()).map_err(|e| match e {
+            self.pool.to_mut().insert(def.clone()).map_err(|e| match e {
                 PoolError::Invalid(_) => BuildError::new(format!("cards[{i}]"), e.to_string()),
                 _ => BuildError::new(format!("cards[{i}].name"), e.to_string()),
             })?;

@@ -121,35 +121,39 @@ pub fn read_source(path: &Path) -> Result<String, ReadError> {
 /// a linear scan of flow brackets and of block sequence/mapping markers that open on one line
 /// (`- - - x`), skipping quoted text and comments.
 pub fn too_deep(source: &str, max: usize) -> Option<(usize, usize)> {
+    // Byte by byte: every character that matters is ASCII, and no byte of a multi-byte UTF-8
+    // character equals one (they are all ≥ 0x80), so each test reads as it would on characters;
+    // the column is counted in characters only for the answer. (Decoding every character was
+    // a tenth of loading a scenario.)
     let mut flow = 0usize;
     for (n, line) in source.lines().enumerate() {
+        let bytes = line.as_bytes();
         let mut block = 0usize;
         let mut at_start = true;
-        let mut quote: Option<char> = None;
+        let mut quote: Option<u8> = None;
         let mut escaped = false;
-        let mut previous = ' ';
-        let mut chars = line.chars().enumerate().peekable();
-        while let Some((col, c)) = chars.next() {
-            let next = chars.peek().map_or(' ', |&(_, n)| n);
+        let mut previous = b' ';
+        for (i, &c) in bytes.iter().enumerate() {
+            let next = bytes.get(i + 1).copied().unwrap_or(b' ');
             match quote {
-                Some('"') if escaped => escaped = false,
-                Some('"') if c == '\\' => escaped = true,
+                Some(b'"') if escaped => escaped = false,
+                Some(b'"') if c == b'\\' => escaped = true,
                 Some(q) if c == q => quote = None,
                 Some(_) => {}
                 None => match c {
-                    '#' if previous == ' ' || previous == '\t' || col == 0 => break,
-                    '"' | '\'' if flow > 0 || at_start || matches!(previous, ' ' | ':' | ',' | '[' | '{') => {
+                    b'#' if previous == b' ' || previous == b'\t' || i == 0 => break,
+                    b'"' | b'\'' if flow > 0 || at_start || matches!(previous, b' ' | b':' | b',' | b'[' | b'{') => {
                         quote = Some(c)
                     }
-                    '[' | '{' => flow += 1,
-                    ']' | '}' => flow = flow.saturating_sub(1),
-                    '-' | '?' | ':' if at_start && (next == ' ' || next == '\t') => block += 1,
-                    ' ' | '\t' => {}
+                    b'[' | b'{' => flow += 1,
+                    b']' | b'}' => flow = flow.saturating_sub(1),
+                    b'-' | b'?' | b':' if at_start && (next == b' ' || next == b'\t') => block += 1,
+                    b' ' | b'\t' => {}
                     _ => at_start = false,
                 },
             }
             if flow + block > max {
-                return Some((n + 1, col + 1));
+                return Some((n + 1, line[..i].chars().count() + 1));
             }
             previous = c;
         }
