@@ -199,8 +199,7 @@ pub fn run_with_choices(setup: &Setup, choices: &[u8]) -> Result<Run, SimError> 
     let mut decider = Scripted::new(&setup.script, ByteDecider::new(choices));
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
-    let outcome = sim.outcome();
-    drop(sim);
+    let outcome = sim.into_outcome();
     ran.map_err(|e| blame_script(e, decider.last))?;
     let answers = decider.inner.trace.iter().map(|(d, c)| format!("{}: {c:?}", kind(d))).collect();
     Ok(Run { outcome, answers })
