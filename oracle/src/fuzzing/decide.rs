@@ -106,15 +106,19 @@ impl ByteDecider<'_> {
                 let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
                 for ((p, check), f) in parts.iter().zip(&checks).zip(found.iter_mut()) {
                     let extra = self.pick(p.max.saturating_sub(f.len()).min(p.candidates.len()) + 1);
+                    // The candidates not taken, in order: a card leaves it when it is taken (listing
+                    // them again for every pick was quadratic in a 300-card library).
+                    let mut free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
                     for _ in 0..extra {
-                        let free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
                         if free.is_empty() {
                             break;
                         }
-                        let c = free[self.pick(free.len())];
+                        let i = self.pick(free.len());
+                        let c = free[i];
                         f.push(c);
                         if check.check(f, looked_at, *cap).is_ok() {
                             taken.insert(c);
+                            free.retain(|&x| x != c);
                         } else {
                             f.pop();
                         }
