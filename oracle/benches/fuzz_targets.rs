@@ -11,6 +11,8 @@
 //! `cargo bench -p mtg-oracle --bench fuzz_targets -- zone_state search_request` (some).
 //! Set `FUZZ_BENCH_ROUNDS` to change the number of rounds (default 3), and `FUZZ_BENCH_FILTER`
 //! to time only the inputs whose file name contains it (to profile one input with `perf`).
+//! `FUZZ_BENCH_SLOWEST=N` also lists each target's N slowest inputs with their times (the inputs
+//! to profile: the slowest ones decide a fuzzing run's exec/s more than the median does).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -75,6 +77,7 @@ fn main() {
             }
         }
         let slowest = best.iter().enumerate().max_by_key(|(_, d)| **d).map(|(i, _)| inputs[i].0.clone());
+
         let mut sorted = best.clone();
         sorted.sort();
         if sorted.is_empty() {
@@ -93,5 +96,11 @@ fn main() {
             slowest.unwrap_or_default(),
             if failed > 0 { format!("  ({failed} input(s) FAIL their checks)") } else { String::new() },
         );
+        let list: usize = std::env::var("FUZZ_BENCH_SLOWEST").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+        let mut by_time: Vec<(Duration, &str)> = best.iter().zip(&inputs).map(|(d, (n, _))| (*d, n.as_str())).collect();
+        by_time.sort_by(|a, b| b.cmp(a));
+        for (d, name) in by_time.iter().take(list) {
+            println!("  {:>10}  {name}", format!("{:.3} ms", d.as_secs_f64() * 1e3));
+        }
     }
 }

@@ -242,8 +242,7 @@ pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Res
         let mut decider = Scripted::new(&setup.script, walk);
         let mut sim = Sim::new(setup.game.clone(), &mut decider);
         let ran = sim.run(&setup.actions);
-        let outcome = sim.outcome();
-        drop(sim);
+        let outcome = sim.into_outcome();
         ran.map_err(|e| blame_script(e, decider.last))?;
         result.runs += 1;
         if !result.outcomes.contains_key(&outcome.outcome) {
@@ -319,8 +318,7 @@ pub fn first_run(setup: &Setup) -> Result<(LegalOutcome, Vec<usize>), SimError> 
     let mut decider = Scripted::new(&setup.script, FirstLegal);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
-    let outcome = sim.outcome();
-    drop(sim);
+    let outcome = sim.into_outcome();
     ran.map_err(|e| blame_script(e, decider.last))?;
     Ok((outcome, decider.unused()))
 }

@@ -106,15 +106,19 @@ impl ByteDecider<'_> {
                 let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
                 for ((p, check), f) in parts.iter().zip(&checks).zip(found.iter_mut()) {
                     let extra = self.pick(p.max.saturating_sub(f.len()).min(p.candidates.len()) + 1);
+                    // The candidates not taken, in order: a card leaves it when it is taken (listing
+                    // them again for every pick was quadratic in a 300-card library).
+                    let mut free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
                     for _ in 0..extra {
-                        let free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
                         if free.is_empty() {
                             break;
                         }
-                        let c = free[self.pick(free.len())];
+                        let i = self.pick(free.len());
+                        let c = free[i];
                         f.push(c);
                         if check.check(f, looked_at, *cap).is_ok() {
                             taken.insert(c);
+                            free.retain(|&x| x != c);
                         } else {
                             f.pop();
                         }
@@ -199,8 +203,7 @@ pub fn run_with_choices(setup: &Setup, choices: &[u8]) -> Result<Run, SimError> 
     let mut decider = Scripted::new(&setup.script, ByteDecider::new(choices));
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
-    let outcome = sim.outcome();
-    drop(sim);
+    let outcome = sim.into_outcome();
     ran.map_err(|e| blame_script(e, decider.last))?;
     let answers = decider.inner.trace.iter().map(|(d, c)| format!("{}: {c:?}", kind(d))).collect();
     Ok(Run { outcome, answers })

@@ -52,7 +52,15 @@ impl ZoneRef {
 
     /// The zone's name in scenarios and outcomes: `exile`, or `Bob.library` for a player's zone.
     pub fn display(self, names: &[String]) -> String {
-        let own = |p: PlayerId, z: &str| format!("{}.{z}", names.get(p).map_or("?", |s| s));
+        // Built by hand rather than with `format!`: every outcome names every zone this way.
+        let own = |p: PlayerId, z: &str| {
+            let who = names.get(p).map_or("?", |s| s);
+            let mut out = String::with_capacity(who.len() + 1 + z.len());
+            out.push_str(who);
+            out.push('.');
+            out.push_str(z);
+            out
+        };
         match self {
             ZoneRef::Library(p) => own(p, "library"),
             ZoneRef::Hand(p) => own(p, "hand"),

@@ -471,6 +471,18 @@ impl<'d> Sim<'d> {
 
     /// The outcome so far, in canonical form.
     pub fn outcome(&self) -> LegalOutcome {
+        self.outcome_with_log(self.log.clone())
+    }
+
+    /// [`Sim::outcome`] at the end of a run: the log is moved into the outcome, not copied (the
+    /// enumerator and the fuzz targets take an outcome from every run they make).
+    pub fn into_outcome(mut self) -> LegalOutcome {
+        let log = std::mem::take(&mut self.log);
+        self.outcome_with_log(log)
+    }
+
+    /// The outcome so far, with `events` as its log.
+    fn outcome_with_log(&self, events: Vec<LoggedEvent>) -> LegalOutcome {
         let names = self.names();
         let mut zones = BTreeMap::new();
         let mut fixed = BTreeMap::new();
@@ -523,7 +535,7 @@ impl<'d> Sim<'d> {
             }
         }
         let life = self.game.players.iter().map(|p| (p.name.clone(), p.life)).collect();
-        let outcome = Outcome { zones, known, life, counters, tapped, events: self.log.clone() };
+        let outcome = Outcome { zones, known, life, counters, tapped, events };
         LegalOutcome { outcome: outcome.into_canonical(&fixed), fixed }
     }
 }

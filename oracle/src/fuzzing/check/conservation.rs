@@ -25,11 +25,14 @@ pub fn conservation(setup: &Setup, o: &Outcome) -> Result<(), CheckFailure> {
             }
         }
     }
-    if let Some(lost) = setup.ids.keys().find(|id| !seen.contains_key(id.as_str())) {
+    // Every id listed is one of the scenario's, once: a card is lost exactly when fewer are listed.
+    if seen.len() < setup.ids.len()
+        && let Some(lost) = setup.ids.keys().find(|id| !seen.contains_key(id.as_str()))
+    {
         return Err(fail("conservation", format!("`{lost}` is in no zone: a card was lost")));
     }
     for e in &o.events {
-        let cards: Vec<&String> = match &e.event {
+        let cards: &[String] = match &e.event {
             Event::Cast { card, .. }
             | Event::Activated { card, .. }
             | Event::Moved { card, .. }
@@ -39,17 +42,14 @@ pub fn conservation(setup: &Setup, o: &Outcome) -> Result<(), CheckFailure> {
             | Event::Discarded { card, .. }
             | Event::Dredged { card, .. }
             | Event::Created { card, .. }
-            | Event::Refused { card, .. } => vec![card],
-            Event::Searched { found, .. } => found.iter().collect(),
-            Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.iter().collect(),
-            Event::Triggered { source, .. } => vec![source],
-            Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } | Event::Named { .. } => {
-                Vec::new()
-            }
+            | Event::Refused { card, .. } => std::slice::from_ref(card),
+            Event::Searched { found, .. } => found,
+            Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards,
+            Event::Triggered { source, .. } => std::slice::from_ref(source),
+            Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } | Event::Named { .. } => &[],
         };
-        if let Some(c) = cards
-            .into_iter()
-            .find(|c| !setup.ids.contains_key(c.as_str()) && !crate::scenario::is_run_time_id(setup, c))
+        if let Some(c) =
+            cards.iter().find(|c| !setup.ids.contains_key(c.as_str()) && !crate::scenario::is_run_time_id(setup, c))
         {
             return Err(fail(
                 "conservation",

@@ -3,7 +3,7 @@
 use crate::fuzzing::CheckFailure;
 use crate::fuzzing::case::{NAMES, QualityKind};
 use crate::model::ZoneRef;
-use crate::outcome::{Event, LegalOutcome};
+use crate::outcome::{Event, FixedPositions, LegalOutcome};
 
 use super::{Built, fail, last_move_step, search_controller};
 
@@ -12,7 +12,7 @@ fn controls_search(b: &Built, searcher: &str, zone: &str, p: &str) -> bool {
     let seat = |name: &str| NAMES.iter().position(|n| *n == name);
     let (Some(s), Some(c)) = (seat(searcher), seat(p)) else { return false };
     let whose = b.case.target_player().unwrap_or(s);
-    zone.starts_with(&format!("{}.", NAMES[whose])) && search_controller(b, s, whose) == c
+    zone.strip_prefix(NAMES[whose]).is_some_and(|z| z.starts_with('.')) && search_controller(b, s, whose) == c
 }
 
 /// Hidden information (400.2, 701.20, 701.23e, 701.24a): nothing is revealed unless an
@@ -22,7 +22,7 @@ fn controls_search(b: &Built, searcher: &str, zone: &str, p: &str) -> bool {
 /// shuffled since it got there, so nobody knows it.
 pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFailure> {
     let o = &legal.outcome;
-    let specs = b.case.specs();
+    let specs = b.specs();
     let reveal_hand = b.case.search.quality == QualityKind::SameNameAsChosen;
     let hand_owner = b.case.target_player().unwrap_or(b.case.controller());
     for e in &o.events {
@@ -57,14 +57,12 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
         if !matches!(kind, "library" | "hand" | "outside") {
             continue;
         }
-        let fixed = legal.fixed.get(zone).cloned().unwrap_or_default();
+        let unfixed = FixedPositions::default();
+        let fixed = legal.fixed.get(zone).unwrap_or(&unfixed);
         let len = cards.len();
         let random = fixed.top().min(len)..len - fixed.bottom().min(len - fixed.top().min(len));
         for (i, card) in cards.iter().enumerate() {
-            let who = o.known.get(card).cloned().unwrap_or_default();
-            if who.is_empty() {
-                continue;
-            }
+            let Some(who) = o.known.get(card).filter(|w| !w.is_empty()) else { continue };
             if kind == "library" && random.contains(&i) {
                 return Err(fail(
                     "hidden information",
@@ -72,46 +70,59 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                 ));
             }
             let moved = last_move_step(o, card);
-            for p in &who {
+            // Each reason is looked for only while none before it holds: they scan the log.
+            for p in who {
                 let own = kind != "library" && p == owner;
-                let revealed = o.events.iter().any(|e| {
-                    moved.is_none_or(|m| e.step >= m)
-                        && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(card))
-                });
-                let found = o.events.iter().any(|e| {
+                let revealed = || {
+                    o.events.iter().any(|e| {
+                        moved.is_none_or(|m| e.step >= m)
+                            && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(card))
+                    })
+                };
+                let found = || {
+                    o.events.iter().any(|e| {
                     moved == Some(e.step)
                         && matches!(&e.event, Event::Searched { player, found, .. } if player == p && found.contains(card))
-                });
+                })
+                };
                 // 701.23a: a searcher looked at every card of a hand or library searched; 723.4: so
                 // did the player controlling them (Opposition Agent's controller, 723.5).
-                let searched_hand = matches!(kind, "hand" | "library")
-                    && o.events.iter().any(|e| {
-                        moved.is_none_or(|m| e.step >= m)
-                            && matches!(&e.event, Event::Searched { player, zones, .. }
+                let searched_hand = || {
+                    matches!(kind, "hand" | "library")
+                        && o.events.iter().any(|e| {
+                            moved.is_none_or(|m| e.step >= m)
+                                && matches!(&e.event, Event::Searched { player, zones, .. }
                                 if zones.contains(zone) && (player == p || controls_search(b, player, zone, p)))
-                    });
-                let from_start = moved.is_none()
-                    && b.obj(card).is_some_and(|x| {
-                        b.setup()
-                            .game
-                            .players
-                            .iter()
-                            .position(|q| &q.name == p)
-                            .is_some_and(|s| x.known & (1 << s) != 0)
-                    });
+                        })
+                };
+                let from_start = || {
+                    moved.is_none()
+                        && b.obj(card).is_some_and(|x| {
+                            b.setup()
+                                .game
+                                .players
+                                .iter()
+                                .position(|q| &q.name == p)
+                                .is_some_and(|s| x.known & (1 << s) != 0)
+                        })
+                };
                 // 401.4: cards a search put on top of their owner's library at the same time are
                 // arranged by that owner, who sees them.
-                let arranged = kind == "library" && p == owner && o.events.iter().any(|e| {
+                let arranged = || {
+                    kind == "library" && p == owner && o.events.iter().any(|e| {
                     moved == Some(e.step)
                         && matches!(&e.event, Event::Searched { found, .. } if found.contains(card) && found.len() > 1)
-                });
+                })
+                };
                 // 400.2: a card that left a public zone was seen by every player as it moved.
-                let seen_leaving = o.events.iter().any(|e| {
-                    moved == Some(e.step)
-                        && matches!(&e.event, Event::Moved { card: c, from, .. } if c == card
+                let seen_leaving = || {
+                    o.events.iter().any(|e| {
+                        moved == Some(e.step)
+                            && matches!(&e.event, Event::Moved { card: c, from, .. } if c == card
                             && !(from.ends_with(".library") || from.ends_with(".hand") || from.ends_with(".outside")))
-                });
-                if !(own || revealed || found || searched_hand || from_start || arranged || seen_leaving) {
+                    })
+                };
+                if !(own || revealed() || found() || searched_hand() || from_start() || arranged() || seen_leaving()) {
                     return Err(fail(
                         "hidden information",
                         format!("{p} knows `{card}` in {zone}, but it was never revealed to them nor seen by them"),

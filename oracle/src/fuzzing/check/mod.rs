@@ -16,7 +16,7 @@ mod judge_agreement;
 mod search;
 mod shuffle;
 
-use crate::cards::instructions::Count;
+use crate::cards::instructions::{Count, SearchSpec};
 use crate::outcome::{Event, LegalOutcome, Outcome};
 use crate::scenario::{Loaded, Setup, load_scenario};
 use crate::sim::SimError;
@@ -47,6 +47,9 @@ pub struct Built {
     pub case: FuzzCase,
     /// The scenario, loaded.
     pub loaded: Loaded,
+    /// The case's search instructions ([`FuzzCase::specs`]), made once: the checks read them
+    /// for every outcome, many times each.
+    specs: Vec<SearchSpec>,
 }
 
 impl Built {
@@ -54,7 +57,13 @@ impl Built {
     pub fn new(case: FuzzCase) -> Result<Built, CheckFailure> {
         let loaded = load_scenario("generated", case.scenario(), pool())
             .map_err(|e| fail("generator", format!("the generator made a scenario the loader rejects: {e}")))?;
-        Ok(Built { case, loaded })
+        let specs = case.specs();
+        Ok(Built { case, loaded, specs })
+    }
+
+    /// The case's search instructions, in order ([`FuzzCase::specs`]).
+    pub fn specs(&self) -> &[SearchSpec] {
+        &self.specs
     }
 
     fn setup(&self) -> &Setup {
@@ -83,12 +92,16 @@ fn last_move_step(o: &Outcome, card: &str) -> Option<usize> {
 }
 
 /// Every per-outcome invariant.
+///
+/// The search contexts are worked out once for the three checks that read them (the same
+/// checks, in the same order, as calling each one alone).
 pub fn outcome_invariants(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFailure> {
     conservation(b.setup(), &legal.outcome)?;
     hidden_information(b, legal)?;
-    quantity_rules(b, &legal.outcome)?;
-    public_zone_completeness(b, &legal.outcome)?;
-    shuffle_bookkeeping(b, legal)
+    let contexts = search_contexts(b, &legal.outcome)?;
+    search::quantity_rules_in(b, &contexts)?;
+    search::public_zone_completeness_in(b, &contexts)?;
+    shuffle::shuffle_bookkeeping_in(b, legal, &contexts)
 }
 
 /// How many distinct `Count`s a case can ask for, for the reach statistics.

@@ -65,7 +65,7 @@ fn expected_cap(b: &Built, searcher: usize, logged: Option<u32>) -> Option<u32> 
 /// the instruction's other zones.
 pub fn searchable_zones(b: &Built, searcher: usize) -> Vec<SearchZone> {
     let barred = b.case.stranglehold_seat().is_some_and(|s| s != searcher);
-    b.case.specs()[0].zones.iter().copied().filter(|z| !(barred && *z == SearchZone::Library)).collect()
+    b.specs()[0].zones.iter().copied().filter(|z| !(barred && *z == SearchZone::Library)).collect()
 }
 
 /// The player who makes `searcher`'s choices while they search `whose` zones (723.5): the
@@ -103,7 +103,7 @@ fn zone_at_search(b: &Built, zone: ZoneRef) -> Vec<String> {
 /// Works out, for every `searched` event of the resolution, what the search could find.
 pub fn search_contexts(b: &Built, o: &Outcome) -> Result<Vec<SearchContext>, CheckFailure> {
     let step = b.resolution_step();
-    let specs = b.case.specs();
+    let specs = b.specs();
     let n = b.case.player_count();
     let names: Vec<String> = NAMES[..n].iter().map(|s| s.to_string()).collect();
     let chosen: Option<&String> = o.events.iter().find_map(|e| match &e.event {
@@ -159,7 +159,7 @@ pub fn search_contexts(b: &Built, o: &Outcome) -> Result<Vec<SearchContext>, Che
         }
         let mut candidates = Vec::new();
         let mut undefined = Vec::new();
-        for s in &specs {
+        for s in specs {
             let (undef, names) = quality_names(b, s, chosen);
             let matching: Vec<String> = if undef {
                 Vec::new()
@@ -218,9 +218,14 @@ fn distinct_names(b: &Built, cards: &[String]) -> usize {
 /// a quantity finds that many or as many as there are (701.23d), cards outside the game being
 /// optional (701.23j); the searched zones and the 701.23f limit are the ones the case implies.
 pub fn quantity_rules(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
-    let specs = b.case.specs();
+    quantity_rules_in(b, &search_contexts(b, o)?)
+}
+
+/// [`quantity_rules`] on the outcome's search contexts, already worked out.
+pub(super) fn quantity_rules_in(b: &Built, contexts: &[SearchContext]) -> Result<(), CheckFailure> {
+    let specs = b.specs();
     let n = b.case.player_count();
-    for ctx in search_contexts(b, o)? {
+    for ctx in contexts {
         let who = NAMES[ctx.searcher];
         let want_zones: BTreeSet<String> = searchable_zones(b, ctx.searcher)
             .iter()
@@ -329,19 +334,30 @@ pub fn quantity_rules(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
 /// as many cards as it could must have found every matching card in a public zone (graveyards);
 /// "all" means every one of them. Not for "up to N", where finding fewer is the searcher's choice.
 pub fn public_zone_completeness(b: &Built, o: &Outcome) -> Result<(), CheckFailure> {
-    let specs = b.case.specs();
-    if specs.len() != 1 {
-        return Ok(()); // merged searches are library-only
+    match completeness_spec(b) {
+        Some(s) => completeness_of(b, s, &search_contexts(b, o)?),
+        None => Ok(()),
     }
-    let s = &specs[0];
-    if s.filter.as_ref().is_none_or(Filter::is_quantity_only) {
-        return Ok(());
+}
+
+/// [`public_zone_completeness`] on the outcome's search contexts, already worked out.
+pub(super) fn public_zone_completeness_in(b: &Built, contexts: &[SearchContext]) -> Result<(), CheckFailure> {
+    completeness_spec(b).map_or(Ok(()), |s| completeness_of(b, s, contexts))
+}
+
+/// The one instruction whose public zones must be complete, if the case has one: not a merged
+/// search (library-only), not a search for a quantity only, not "up to N" (finding fewer, a
+/// public card left too, is the searcher's choice).
+fn completeness_spec(b: &Built) -> Option<&SearchSpec> {
+    let [s] = b.specs() else { return None };
+    if s.filter.as_ref().is_none_or(Filter::is_quantity_only) || matches!(s.count, Count::UpTo(_)) {
+        return None;
     }
-    // "up to N" lets the searcher choose how many, from zero: a public card may be left too.
-    if matches!(s.count, Count::UpTo(_)) {
-        return Ok(());
-    }
-    for ctx in search_contexts(b, o)? {
+    Some(s)
+}
+
+fn completeness_of(b: &Built, s: &SearchSpec, contexts: &[SearchContext]) -> Result<(), CheckFailure> {
+    for ctx in contexts {
         let cands = &ctx.candidates[0];
         let mut max = s.count.max().min(cands.len());
         if s.different_names {

@@ -8,19 +8,27 @@ use crate::fuzzing::CheckFailure;
 use crate::fuzzing::case::NAMES;
 use crate::outcome::{Event, LegalOutcome};
 
-use super::{Built, fail, last_move_step, named_searchers, search_contexts, searchable_zones};
+use super::{Built, SearchContext, fail, last_move_step, named_searchers, search_contexts, searchable_zones};
 
 /// Shuffle bookkeeping: each search whose instruction says "then shuffle" shuffles the searched
 /// player's library once, and nothing else shuffles (701.24a); cards the search puts on top are
 /// not part of that shuffle and stay at fixed positions (701.24b); "whenever … searches" and
 /// "whenever … shuffles" abilities trigger once per search and per shuffle (701.23f, 701.24e).
 pub fn shuffle_bookkeeping(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFailure> {
+    shuffle_bookkeeping_in(b, legal, &search_contexts(b, &legal.outcome)?)
+}
+
+/// [`shuffle_bookkeeping`] with the outcome's search contexts, already worked out.
+pub(super) fn shuffle_bookkeeping_in(
+    b: &Built,
+    legal: &LegalOutcome,
+    searches: &[SearchContext],
+) -> Result<(), CheckFailure> {
     let o = &legal.outcome;
     let step = b.resolution_step();
-    let specs = b.case.specs();
+    let specs = b.specs();
     let n = b.case.player_count();
     let shuffles = specs.iter().any(|s| s.shuffle);
-    let searches = search_contexts(b, o)?;
     // 101.2: a searcher a Stranglehold leaves nothing to search doesn't search; when the
     // instruction isn't optional its "then shuffle" still happens (the Stranglehold rulings),
     // and when it is, they can't choose to search, so nothing happens. A spell whose only target
@@ -60,7 +68,7 @@ pub fn shuffle_bookkeeping(b: &Built, legal: &LegalOutcome) -> Result<(), CheckF
         // 701.24b: cards put on top after the shuffle sit at fixed positions above the random rest.
         if want > 0 {
             let zone = format!("{name}.library");
-            let lib = o.zones.get(&zone).cloned().unwrap_or_default();
+            let lib: &[String] = o.zones.get(&zone).map_or(&[], Vec::as_slice);
             let fixed = legal.fixed.get(&zone).cloned().unwrap_or_default();
             let on_top: BTreeSet<&String> = searches
                 .iter()
