@@ -153,6 +153,14 @@ pub fn spell_matches(def: &CardDef, face: Option<usize>, filter: &Filter) -> boo
     matches(&stack_chars(def, face), filter, None)
 }
 
+/// 601.2c: a spell that has targets can be cast only if its caster can choose a legal target for
+/// each of them, so a spell offered to be cast during a resolution (Guile's exiled spell, a
+/// suspended card's free cast) with no legal choice of targets isn't offered at all. `choices` is
+/// how many legal choices of targets there are, `None` for a spell without targets.
+pub fn has_legal_targets(choices: Option<usize>) -> bool {
+    choices != Some(0)
+}
+
 /// The (card, half) pairs of a split card or an ordinary card that could be cast: a split card
 /// offers each half separately (709.3), never both; an adventurer card is cast normally or as its
 /// Adventure, its caster's choice (715.3).

@@ -574,7 +574,7 @@ impl<'a> Builder<'a> {
             ScriptedDecision::Name { player, name } => {
                 ScriptEntry { name: Some(name.clone()), ..entry(ScriptKind::Name, player, "name")? }
             }
-            ScriptedDecision::Cast { player, card, face } => {
+            ScriptedDecision::Cast { player, card, face, targets } => {
                 // A copy made during the run (707.12) is named `<card id>-copy-<n>`: its halves
                 // are the original's.
                 let copy_of = card.as_ref().and_then(|c| c.rsplit_once("-copy-")).and_then(|(of, n)| {
@@ -599,6 +599,11 @@ impl<'a> Builder<'a> {
                     accept: obj.is_some(),
                     face,
                     run_time_card: copy_of.and(card.clone()),
+                    targets: targets
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| self.target(t, &format!("{path}.cast.targets[{k}]")))
+                        .collect::<Result<_, _>>()?,
                     ..entry(ScriptKind::Cast, player, "cast")?
                 }
             }

@@ -486,6 +486,10 @@ pub enum ScriptedDecision {
         /// The half, for a split card.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
+        /// The spell's targets (601.2c), card ids and player names in the order the spell lists
+        /// them; omitted, they are explored (or read from a `targets` entry).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// The targets of a triggered ability (603.3d), card ids and player names in order.
     Targets {

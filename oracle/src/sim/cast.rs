@@ -283,6 +283,7 @@ impl Sim<'_> {
                 .map_err(|v| self.refused(v))?;
         let id = self.id(card);
         let pname = self.pname(player);
+        let target_names = self.target_names(&targets);
         // Every refusal check is behind: the cast happens.
         self.game.turn_position = turn_position;
         self.emit(
@@ -293,6 +294,7 @@ impl Sim<'_> {
                 flashback: mode == CastMode::Flashback,
                 without_paying_mana_cost: mode == CastMode::WithoutPaying,
                 x: (cast_face.has_x() || def.has_x()).then_some(x),
+                targets: target_names,
             },
             // 107.3b: X is 0 for a spell cast without paying its mana cost; a cast for an
             // alternative cost happens only because 118.9 allowed that cost.
@@ -358,16 +360,17 @@ impl Sim<'_> {
     }
 
     /// Casts a spell as part of a resolving effect, without paying its mana cost (118.9; Jetsam's
-    /// cast, a copy cast by `copy_and_may_cast`): no targets, X is 0 (107.3b), only an additional
-    /// cost's `discard` may be paid.
+    /// cast, a copy cast by `copy_and_may_cast`, Guile's): with the targets the caster chose
+    /// (601.2c), X is 0 (107.3b), only an additional cost's `discard` may be paid.
     pub(crate) fn cast_without_paying(
         &mut self,
         caster: PlayerId,
         card: ObjId,
         face: Option<usize>,
+        targets: &[TargetChoice],
         discard: Option<ObjId>,
     ) -> Result<(), SimError> {
-        self.cast(caster, card, face, &[], CastMode::WithoutPaying, None, discard, None, None, 0)
+        self.cast(caster, card, face, targets, CastMode::WithoutPaying, None, discard, None, None, 0)
     }
 
     /// Casts `card` from `player`'s library in the middle of their search of it, paying its

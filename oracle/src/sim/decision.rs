@@ -248,12 +248,16 @@ pub enum Decision {
         /// Wurm cast while searching).
         free: bool,
     },
-    /// Targets of a triggered ability as it goes on the stack (603.3d), answered with `Targets`.
+    /// Targets of a triggered ability as it goes on the stack (603.3d), or of a spell cast
+    /// during a resolution (601.2c, `spell`), answered with `Targets`.
     Targets {
-        /// The ability's controller.
+        /// The ability's controller, or the spell's caster.
         player: PlayerId,
-        /// The ability's source.
+        /// The ability's source, or the card being cast.
         source: ObjId,
+        /// The targets of a spell cast during a resolution ([`Decision::CastFree`] chose it), not
+        /// of a triggered ability: the `cast` event records them.
+        spell: bool,
         /// Every legal combination.
         options: Vec<Vec<TargetChoice>>,
     },

@@ -114,7 +114,12 @@ impl Sim<'_> {
                         continue; // 603.3d: no legal targets, so it is removed from the stack.
                     }
                     let decision =
-                        Decision::Targets { player: t.controller, source: t.source, options: options.clone() };
+                        Decision::Targets {
+                        player: t.controller,
+                        source: t.source,
+                        spell: false,
+                        options: options.clone(),
+                    };
                     match self.decide(&decision)? {
                         Choice::Targets(chosen) if options.contains(&chosen) => chosen,
                         other => {
