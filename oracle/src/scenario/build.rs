@@ -318,6 +318,12 @@ impl<'a> Builder<'a> {
                 "a planeswalker with loyalty 0 is put into its owner's graveyard (704.5i), so it can't start on the battlefield".into(),
             ));
         }
+        if c.time_counters.is_some() && (zone != ZoneRef::Exile || def.suspend.is_none() || c.face_down) {
+            return Err(BuildError::new(
+                format!("{path}.time_counters"),
+                "only a face-up card with suspend in exile can start with time counters (702.62a)".into(),
+            ));
+        }
         if c.tapped && zone != ZoneRef::Battlefield {
             return Err(BuildError::new(format!("{path}.tapped"), "only permanents can be tapped (110.5)".into()));
         }
@@ -371,6 +377,8 @@ impl<'a> Builder<'a> {
                 // 306.5b: a planeswalker on the battlefield has its printed loyalty unless the
                 // setup says how many loyalty counters earlier turns left on it.
                 loyalty,
+                // 702.62b: a card with suspend exiled with time counters is suspended.
+                time_counters: c.time_counters.unwrap_or(0),
                 ..ObjFlags::default()
             },
         });
@@ -491,6 +499,10 @@ impl<'a> Builder<'a> {
             Step::Play { player, card } => Action::PlayLand(
                 self.player(player, &format!("{path}.play.player"))?,
                 self.card(card, &format!("{path}.play.card"))?,
+            ),
+            Step::Suspend { player, card } => Action::Suspend(
+                self.player(player, &format!("{path}.suspend.player"))?,
+                self.card(card, &format!("{path}.suspend.card"))?,
             ),
             Step::IgnoreEffect { player, card } => Action::IgnoreEffect(
                 self.player(player, &format!("{path}.ignore_effect.player"))?,

@@ -272,10 +272,17 @@ impl Sim<'_> {
             CastMode::Normal | CastMode::WhileSearching => {
                 cast_face.mana_cost.clone().or_else(|| def.mana_cost.clone())
             }
-            CastMode::Flashback => def.flashback.clone().or_else(|| def.mana_cost.clone()),
+            // A granted flashback cost is the mana cost of what is cast (a split card's half).
+            CastMode::Flashback => {
+                def.flashback.clone().or_else(|| cast_face.mana_cost.clone()).or_else(|| def.mana_cost.clone())
+            }
             CastMode::AlternativeCost => def.alternative_cost.as_ref().map(|a| a.cost.clone()),
             CastMode::WithoutPaying => None,
         };
+        if matches!(mode, CastMode::Normal | CastMode::WhileSearching | CastMode::Flashback) {
+            crate::rules::casting::check_mana_cost_payable(&cast_face.name, paid_cost.as_deref())
+                .map_err(|v| self.refused(v))?;
+        }
         let life_before =
             self.game.players[player].life - flashback_life.map_or(0, |n| i32::try_from(n).unwrap_or(i32::MAX));
         let phyrexian_life =

@@ -68,6 +68,9 @@ pub enum Action {
     /// A player takes the special action of ignoring a permanent's "can't search" effect until
     /// end of turn (116.2d, Leonin Arbiter).
     IgnoreEffect(PlayerId, ObjId),
+    /// A player takes the special action of suspending a card from their hand: it is exiled with
+    /// its time counters, without using the stack (116.2f, 702.62a).
+    Suspend(PlayerId, ObjId),
     /// A player plays a land (305.1): from hand, or from exile where an effect allows it (400.7i).
     PlayLand(PlayerId, ObjId),
     /// Permanents go to their owners' graveyards from the battlefield at once.

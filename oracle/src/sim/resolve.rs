@@ -996,6 +996,41 @@ impl Sim<'_> {
                 let card = self.id(source);
                 self.emit(Event::Counters { card, count: *count }, "122.1");
             }
+            // 702.62a: "remove a time counter from it" — the exiled card that triggered (400.7).
+            Effect::RemoveTimeCounter => {
+                let source = ctx.source;
+                if self.game.obj(source).object_no != ctx.source_no {
+                    return Ok(());
+                }
+                let Some((left, last)) =
+                    crate::rules::suspend::remove_time_counter(self.game.obj(source).flags.time_counters)
+                else {
+                    return Ok(());
+                };
+                self.game.objs[source].flags.time_counters = left;
+                // Mutant `suspend-last-counter-no-cast`: removing the last counter triggers nothing.
+                if last && !self.bug(Mutant::SuspendLastCounterNoCast) {
+                    self.trigger(crate::rules::triggers::Happening::LastTimeCounterRemoved(source), None);
+                }
+            }
+            // 702.62a: "you may play it without paying its mana cost if able; if you don't, it
+            // remains exiled" — during the resolution (as Guile's cast), targets chosen (601.2c).
+            Effect::MayCastSuspended => {
+                use crate::rules::casting::{castable_faces, is_castable};
+                let source = ctx.source;
+                if self.game.obj(source).object_no != ctx.source_no || self.game.obj(source).zone != ZoneRef::Exile {
+                    return Ok(());
+                }
+                let caster = ctx.controller;
+                let def = self.game.obj(source).def.clone();
+                let options: Vec<(ObjId, Option<usize>)> = castable_faces(&def)
+                    .into_iter()
+                    .filter(|&f| is_castable(&def, f) && self.additional_cost_payable(caster, source, f))
+                    .map(|f| (source, f))
+                    .collect();
+                let owner = self.game.obj(source).owner;
+                self.cast_one_free(caster, &[owner], &options)?;
+            }
         }
         Ok(())
     }
@@ -1163,7 +1198,7 @@ impl Sim<'_> {
     }
 
     /// Every legal choice of targets for `card` (its half `face`) cast by `caster` now, or `None`
-    /// when the spell has no targets (601.2c). A spell never targets itself (115.5).
+    /// when the spell has no targets (601.2c). A spell never targets itself.
     fn free_cast_target_options(
         &self,
         caster: PlayerId,
