@@ -15,7 +15,7 @@ pub fn is_suspended(o: &Obj) -> bool {
     o.zone == ZoneRef::Exile && o.def.suspend.is_some() && o.flags.time_counters > 0
 }
 
-/// 116.2f, 702.62a, 702.62c: `player` may exile `card` from their hand with suspend only if it
+/// 116.2f, 702.62a: `player` may exile `card` from their hand with suspend only if it
 /// has suspend and they could begin to cast it now — its card type's timing (a sorcery: their
 /// main phase with an empty stack, 307.1 / 117.1a) and the effects that stop it from being cast
 /// (a split-second spell on the stack, 702.61a). Mana isn't modelled, so the cost is assumed paid.
