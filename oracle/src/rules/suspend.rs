@@ -80,13 +80,9 @@ pub fn suspend_trigger(game: &Game, source: ObjId, happening: &Happening) -> Opt
         return None;
     }
     let (on, effect, condition, triggering_player, clause) = match *happening {
-        Happening::StepBegan { step: TurnStep::Upkeep, active } if active == o.owner => (
-            "beginning_of_step",
-            Effect::RemoveTimeCounter,
-            InterveningIf::ThisIsSuspended,
-            Some(active),
-            "603.2b",
-        ),
+        Happening::StepBegan { step: TurnStep::Upkeep, active } if active == o.owner => {
+            ("beginning_of_step", Effect::RemoveTimeCounter, InterveningIf::ThisIsSuspended, Some(active), "603.2b")
+        }
         Happening::LastTimeCounterRemoved(card) if card == source => {
             ("last_time_counter_removed", Effect::MayCastSuspended, InterveningIf::ThisIsExiled, None, "702.62a")
         }

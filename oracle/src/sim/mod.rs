@@ -372,7 +372,10 @@ impl<'d> Sim<'d> {
             Action::PlayLand(player, obj) => self.play_land(*player, *obj),
             Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj),
             Action::Suspend(player, obj) => self.suspend(*player, *obj),
-            _ => Err(self.invalid("only `cast`, `activate`, `play`, `ignore_effect` and `suspend` steps can be attempted")),
+            _ => {
+                Err(self
+                    .invalid("only `cast`, `activate`, `play`, `ignore_effect` and `suspend` steps can be attempted"))
+            }
         }
     }
 

@@ -113,8 +113,7 @@ impl Sim<'_> {
                     if options.is_empty() {
                         continue; // 603.3d: no legal targets, so it is removed from the stack.
                     }
-                    let decision =
-                        Decision::Targets {
+                    let decision = Decision::Targets {
                         player: t.controller,
                         source: t.source,
                         spell: false,
