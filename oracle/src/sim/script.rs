@@ -154,7 +154,7 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
                     }
                     (ScriptKind::Name | ScriptKind::Replacement, _) => Choice::Name(e.name.clone().unwrap_or_default()),
-                    (ScriptKind::Cast, _) if !e.targets.is_empty() && e.cards.first().is_some() => {
+                    (ScriptKind::Cast, _) if !e.targets.is_empty() && !e.cards.is_empty() => {
                         self.cast_targets = Some((i, e.targets.clone()));
                         Choice::Cast(e.cards.first().map(|&c| (c, e.face)))
                     }
