@@ -227,3 +227,55 @@ fn a_card_put_into_a_graveyard_later_listed_under_earlier_ones_breaks_400_5() {
     gy.insert(3, flotsam);
     assert_illegal(&s, &o, "400.5", &["Alice.graveyard", "flotsam-jetsam"]);
 }
+
+/// 601.2c: the targets of a spell cast during a resolution (Alice's free cast of the Deep
+/// Analysis her Counterspell exiled through Guile) are read from its `cast` event; for an engine
+/// that doesn't report them (`cast_targets` not declared) each legal choice is a reading the
+/// judge tries, and the report says they were not observed.
+#[test]
+fn a_free_casts_targets_are_read_from_its_cast_event_or_each_choice_is_tried() {
+    use mtg_oracle::judge::judge_observing;
+    use mtg_oracle::observables::{Observable, Observables};
+    let s = mtg_oracle_tests::load_bundled(
+        "701.6-counter/601.2c-c014-01-guile-cast-deep-analysis-choosing-its-target.yaml",
+    );
+    let x = explore(&s.setup, 10_000).expect("explores");
+    let alices_cast = |o: &Outcome, target: &str| {
+        o.events.iter().any(|e| {
+            matches!(&e.event, Event::Cast { player, card, targets, .. }
+                if player == "Alice" && card == "analysis" && targets.len() == 1 && targets[0] == target)
+        })
+    };
+    // Bob is the first player, so targeting Alice is the second choice: reading it needs a retry.
+    let at_alice = x
+        .outcomes
+        .values()
+        .map(|l| l.outcome.clone())
+        .find(|o| alices_cast(o, "Alice"))
+        .expect("Alice targets herself");
+    assert_legal(&s, &at_alice);
+    let set_targets = |o: &mut Outcome, to: &[&str]| {
+        for e in &mut o.events {
+            if let Event::Cast { player, card, targets, .. } = &mut e.event
+                && player == "Alice"
+                && card == "analysis"
+            {
+                *targets = to.iter().map(|t| t.to_string()).collect();
+            }
+        }
+    };
+    // The log says Bob was targeted, but Alice drew: illegal.
+    let mut wrong = at_alice.clone();
+    set_targets(&mut wrong, &["Bob"]);
+    assert!(!judge(&s.setup, &wrong).is_legal());
+    // No targets reported by an engine that declares everything: illegal too.
+    let mut stripped = at_alice.clone();
+    set_targets(&mut stripped, &[]);
+    assert!(!judge(&s.setup, &stripped).is_legal());
+    // An engine without `cast_targets`: the second reading (Alice) matches.
+    let all_but: Vec<Observable> = Observable::ALL.into_iter().filter(|&o| o != Observable::CastTargets).collect();
+    let judged = judge_observing(&s.setup, &stripped, &Observables::only(&all_but));
+    assert!(judged.verdict.is_legal(), "{:?}", judged.verdict);
+    assert!(judged.unchecked.contains(&Observable::CastTargets), "{:?}", judged.unchecked);
+    assert_eq!(Observable::CastTargets.not_observed(), "cast targets not observed");
+}

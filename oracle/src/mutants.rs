@@ -188,11 +188,14 @@ pub enum Mutant {
     /// A spell's name for "the same name as that spell" (Counterbore) is its card's, not the name
     /// it was cast with: Petty Theft countered looks for Brazen Borrower.
     SpellNamedAsItsCard,
+    /// Removing the last time counter from a suspended card triggers nothing, so it is never cast
+    /// (702.62a).
+    SuspendLastCounterNoCast,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 65] = [
+    pub const ALL: [Mutant; 66] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -258,6 +261,7 @@ impl Mutant {
         Mutant::AdventureCastAgain,
         Mutant::ProwlAnyCreatureType,
         Mutant::SpellNamedAsItsCard,
+        Mutant::SuspendLastCounterNoCast,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -328,6 +332,7 @@ impl Mutant {
             Mutant::AdventureCastAgain => "adventure-cast-again",
             Mutant::ProwlAnyCreatureType => "prowl-any-creature-type",
             Mutant::SpellNamedAsItsCard => "spell-named-as-its-card",
+            Mutant::SuspendLastCounterNoCast => "suspend-last-counter-no-cast",
         }
     }
 
@@ -453,6 +458,9 @@ impl Mutant {
             Mutant::SpellNamedAsItsCard => {
                 "Counterbore reads a countered Adventure's name off its card (Brazen Borrower), not the spell (Petty Theft)"
             }
+            Mutant::SuspendLastCounterNoCast => {
+                "the last time counter removed from a suspended card (Ancestral Vision) doesn't let it be cast"
+            }
         }
     }
 
@@ -536,6 +544,7 @@ impl Mutant {
             Mutant::AdventureCastAgain => "715.3d",
             Mutant::ProwlAnyCreatureType => "702.76a",
             Mutant::SpellNamedAsItsCard => "701.23a",
+            Mutant::SuspendLastCounterNoCast => "702.62a",
         }
     }
 

@@ -53,11 +53,15 @@ pub enum Observable {
     /// battlefield tapped", {T} costs). Without it whether a fetched land entered tapped is not
     /// checked.
     Tapped,
+    /// `cast.targets`: the targets chosen for each spell cast (601.2c). Without them the targets
+    /// of a spell cast during a resolution (Guile's exiled spell, a suspended card) are each a
+    /// reading the judge tries, and what the log says about any spell's targets is not checked.
+    CastTargets,
 }
 
 impl Observable {
     /// Every observable, in report order.
-    pub const ALL: [Observable; 8] = [
+    pub const ALL: [Observable; 9] = [
         Observable::Known,
         Observable::LibraryTop,
         Observable::MovesWithinLibrary,
@@ -66,6 +70,7 @@ impl Observable {
         Observable::TriggerKind,
         Observable::Searched,
         Observable::Tapped,
+        Observable::CastTargets,
     ];
 
     /// The name used in `hello` and reports.
@@ -79,6 +84,7 @@ impl Observable {
             Observable::TriggerKind => "trigger_kind",
             Observable::Searched => "searched",
             Observable::Tapped => "tapped",
+            Observable::CastTargets => "cast_targets",
         }
     }
 
@@ -93,6 +99,7 @@ impl Observable {
             Observable::TriggerKind => "trigger kinds",
             Observable::Searched => "searches",
             Observable::Tapped => "tapped permanents",
+            Observable::CastTargets => "cast targets",
         };
         format!("{what} not observed")
     }
@@ -169,6 +176,7 @@ impl Observables {
             Event::LookedAt { .. } if !self.has(Observable::LookedAt) => return None,
             Event::Revealed { cards, .. } if cards.is_empty() && !self.has(Observable::RevealedEmpty) => return None,
             Event::Triggered { on, .. } if strip_on => on.clear(),
+            Event::Cast { targets, .. } if !self.has(Observable::CastTargets) => targets.clear(),
             _ => {}
         }
         Some(e)
@@ -193,6 +201,9 @@ impl Observables {
             Observable::TriggerKind => expected.events.iter().any(|e| matches!(e.event, Event::Triggered { .. })),
             Observable::Searched => expected.events.iter().any(|e| matches!(e.event, Event::Searched { .. })),
             Observable::Tapped => !expected.tapped.is_empty(),
+            Observable::CastTargets => {
+                expected.events.iter().any(|e| matches!(&e.event, Event::Cast { targets, .. } if !targets.is_empty()))
+            }
         };
         Observable::ALL.into_iter().filter(|&o| !self.has(o) && involves(o)).collect()
     }

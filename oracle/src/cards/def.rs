@@ -153,6 +153,11 @@ pub struct CardDef {
     /// Dredge N (CR 702.52a).
     #[serde(default)]
     pub dredge: Option<u32>,
+    /// Suspend N—[cost] (CR 702.62a): exiled from hand as a special action with N time counters
+    /// (116.2f), a counter removed at the beginning of each of its owner's upkeeps, and cast
+    /// without paying its mana cost when the last is removed (`rules::suspend`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suspend: Option<Suspend>,
     /// Abilities of the Oracle text that the instruction language doesn't express yet, in words.
     /// Casting the card is refused rather than run with a wrong reading — except a whole
     /// permanent card with no `unmodelled_acts`, whose unmodelled abilities never act (Guile's
@@ -164,6 +169,16 @@ pub struct CardDef {
     /// mana or combat), so the card may sit on the battlefield.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unmodelled_acts: Vec<UnmodelledWhen>,
+}
+
+/// The numbers of "Suspend N—[cost]" (CR 702.62a).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Suspend {
+    /// N: the time counters the card is exiled with.
+    pub time_counters: u32,
+    /// The suspend cost, e.g. `{U}` (mana isn't modelled: it is assumed paid).
+    pub cost: String,
 }
 
 /// Where an unmodelled ability would act.

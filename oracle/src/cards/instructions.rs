@@ -685,6 +685,15 @@ pub enum Effect {
         #[serde(default)]
         optional: bool,
     },
+    /// Suspend's upkeep trigger (702.62a): "remove a time counter from it" — from the source, if
+    /// it is still the exiled card that triggered (400.7). Removing the last one triggers
+    /// suspend's cast trigger. Written by the `suspend` keyword, not in the pool.
+    RemoveTimeCounter,
+    /// Suspend's last-counter trigger (702.62a): "you may play it without paying its mana cost if
+    /// able; if you don't, it remains exiled" — the source, if it is still the exiled card, may
+    /// be cast by the ability's controller during the resolution, with its targets chosen
+    /// (601.2c). Written by the `suspend` keyword, not in the pool.
+    MayCastSuspended,
 }
 
 fn one() -> u32 {
@@ -822,6 +831,11 @@ pub enum InterveningIf {
     /// "if an opponent controls more lands than you" (Land Tax): some opponent of the ability's
     /// controller controls more lands than the controller does.
     OpponentControlsMoreLands,
+    /// "if this card is suspended" (suspend's upkeep trigger, 702.62b): it is exiled, has
+    /// suspend and has a time counter on it.
+    ThisIsSuspended,
+    /// "if it's exiled" (suspend's last-counter trigger, 702.62a).
+    ThisIsExiled,
 }
 
 /// A triggered ability; it works while its source is on the battlefield, except leaves-the-

@@ -65,6 +65,7 @@ impl Vocabulary {
                 flashback: false,
                 without_paying_mana_cost: false,
                 x: None,
+                targets: Vec::new(),
             },
             1 => Event::Activated { player: self.player(u)?, card: self.card(u)?, ability: "fuzzcycling".into() },
             2 => Event::Searched {

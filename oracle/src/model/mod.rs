@@ -230,6 +230,9 @@ pub struct ObjFlags {
     /// A loyalty ability of this permanent has been activated this turn (606.3); the scenario is
     /// one turn, and a new object may be activated again (400.7).
     pub loyalty_activated: bool,
+    /// Time counters on this card (a suspended card in exile, 702.62a–b); a new object starts
+    /// without counters (400.7).
+    pub time_counters: u32,
 }
 
 /// A player's state.

@@ -34,6 +34,10 @@ pub enum Event {
         /// The value chosen for X, for a spell with X in its mana cost (CR 107.3).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         x: Option<u32>,
+        /// The targets chosen for it (CR 601.2c): card ids and player names, in the order the
+        /// spell lists its targets (the `cast_targets` observable).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// An activated ability was activated.
     Activated {

@@ -46,6 +46,14 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     if scenario.battlefield.iter().any(|c| c.loyalty.is_some()) {
         out.insert("loyalty-at-start".into());
     }
+    // Suspend (702.62): a card suspended from hand as a step (the 116.2f special action), or one
+    // set up in exile with time counters, as if suspended on an earlier turn.
+    if scenario.steps.iter().any(|s| matches!(s, Step::Suspend { .. })) {
+        out.insert("suspend".into());
+    }
+    if scenario.exile.iter().any(|c| c.time_counters.is_some()) {
+        out.insert("time-counters-at-start".into());
+    }
     // Combat damage dealt earlier in the turn (prowl's condition, 702.76a): an engine needs a way
     // to record it without playing a combat.
     if scenario.players.iter().any(|p| !p.dealt_combat_damage_with.is_empty()) {

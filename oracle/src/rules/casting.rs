@@ -153,6 +153,28 @@ pub fn spell_matches(def: &CardDef, face: Option<usize>, filter: &Filter) -> boo
     matches(&stack_chars(def, face), filter, None)
 }
 
+/// 202.1b, 118.6: a card with no mana symbols where its mana cost would be (Ancestral Vision)
+/// has no mana cost, which is an unpayable cost: it can't be cast by paying it, only without
+/// paying its mana cost (suspend, Guile) or for an alternative cost. `cost` is the cost the cast
+/// pays (its mana cost, or a flashback cost that is its mana cost), `None` when it has none.
+pub fn check_mana_cost_payable(name: &str, cost: Option<&str>) -> Result<(), Violation> {
+    match cost {
+        Some(_) => Ok(()),
+        None => Err(Violation::new(
+            "118.6",
+            format!("{name} has no mana cost (202.1b), so it can't be cast by paying its mana cost"),
+        )),
+    }
+}
+
+/// 601.2c: a spell that has targets can be cast only if its caster can choose a legal target for
+/// each of them, so a spell offered to be cast during a resolution (Guile's exiled spell, a
+/// suspended card's free cast) with no legal choice of targets isn't offered at all. `choices` is
+/// how many legal choices of targets there are, `None` for a spell without targets.
+pub fn has_legal_targets(choices: Option<usize>) -> bool {
+    choices != Some(0)
+}
+
 /// The (card, half) pairs of a split card or an ordinary card that could be cast: a split card
 /// offers each half separately (709.3), never both; an adventurer card is cast normally or as its
 /// Adventure, its caster's choice (715.3).

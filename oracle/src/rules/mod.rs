@@ -24,6 +24,7 @@ pub mod sacrifice;
 pub mod search;
 pub mod shuffle;
 pub mod split_second;
+pub mod suspend;
 pub mod tokens;
 pub mod triggers;
 pub mod turn_structure;

@@ -63,6 +63,8 @@ pub enum Happening {
         /// The permanent.
         permanent: ObjId,
     },
+    /// The last time counter was removed from a card (702.62a: its suspend cast trigger).
+    LastTimeCounterRemoved(ObjId),
 }
 
 /// A triggered ability waiting to be put on the stack (603.3).
@@ -164,7 +166,17 @@ pub fn triggered_by(
             .chain(game.zone(ZoneRef::Battlefield).iter().copied())
             .chain(lookback.iter().map(|&(o, _)| o).filter(|&o| o != obj))
             .collect(),
-        Happening::Entered(obj) | Happening::PutIntoGraveyard(obj) | Happening::LeftBattlefield(obj) => vec![obj],
+        Happening::Entered(obj)
+        | Happening::PutIntoGraveyard(obj)
+        | Happening::LeftBattlefield(obj)
+        | Happening::LastTimeCounterRemoved(obj) => vec![obj],
+        // 702.62a: suspend's upkeep trigger works in exile.
+        Happening::StepBegan { .. } => game
+            .zone(ZoneRef::Battlefield)
+            .iter()
+            .chain(game.zone(ZoneRef::Exile).iter().filter(|&&o| game.obj(o).def.suspend.is_some()))
+            .copied()
+            .collect(),
         // 702.29c: "when you cycle this card" triggers from wherever the card went.
         Happening::Discarded { card, cycled: true, .. } => {
             std::iter::once(card).chain(game.zone(ZoneRef::Battlefield).iter().copied()).collect()
@@ -196,6 +208,14 @@ pub fn triggered_by(
             _ => None,
         };
         if face_down {
+            continue;
+        }
+        if let Some(t) = crate::rules::suspend::suspend_trigger(game, source, &happening) {
+            out.push(t);
+            continue;
+        }
+        // Only suspend's abilities work from exile.
+        if o.zone == ZoneRef::Exile && matches!(happening, Happening::StepBegan { .. }) {
             continue;
         }
         for face in o.def.faces() {
@@ -300,6 +320,8 @@ pub fn triggered_by(
 pub fn intervening_if_holds(game: &Game, condition: InterveningIf, source: ObjId, controller: PlayerId) -> bool {
     match condition {
         InterveningIf::ThisIsUntapped => !game.obj(source).flags.tapped,
+        InterveningIf::ThisIsSuspended => crate::rules::suspend::is_suspended(game.obj(source)),
+        InterveningIf::ThisIsExiled => game.obj(source).zone == ZoneRef::Exile,
         InterveningIf::OpponentControlsMoreLands => {
             let mine = crate::rules::turn_structure::lands_controlled(game, controller);
             crate::rules::apnap::opponents(controller, game.players.len())

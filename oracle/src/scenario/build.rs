@@ -320,6 +320,12 @@ impl<'a> Builder<'a> {
                 "a planeswalker with loyalty 0 is put into its owner's graveyard (704.5i), so it can't start on the battlefield".into(),
             ));
         }
+        if c.time_counters.is_some() && (zone != ZoneRef::Exile || def.suspend.is_none() || c.face_down) {
+            return Err(BuildError::new(
+                format!("{path}.time_counters"),
+                "only a face-up card with suspend in exile can start with time counters (702.62a)".into(),
+            ));
+        }
         if c.tapped && zone != ZoneRef::Battlefield {
             return Err(BuildError::new(format!("{path}.tapped"), "only permanents can be tapped (110.5)".into()));
         }
@@ -373,6 +379,8 @@ impl<'a> Builder<'a> {
                 // 306.5b: a planeswalker on the battlefield has its printed loyalty unless the
                 // setup says how many loyalty counters earlier turns left on it.
                 loyalty,
+                // 702.62b: a card with suspend exiled with time counters is suspended.
+                time_counters: c.time_counters.unwrap_or(0),
                 ..ObjFlags::default()
             },
         });
@@ -494,6 +502,10 @@ impl<'a> Builder<'a> {
                 self.player(player, &format!("{path}.play.player"))?,
                 self.card(card, &format!("{path}.play.card"))?,
             ),
+            Step::Suspend { player, card } => Action::Suspend(
+                self.player(player, &format!("{path}.suspend.player"))?,
+                self.card(card, &format!("{path}.suspend.card"))?,
+            ),
             Step::IgnoreEffect { player, card } => Action::IgnoreEffect(
                 self.player(player, &format!("{path}.ignore_effect.player"))?,
                 self.card(card, &format!("{path}.ignore_effect.card"))?,
@@ -576,7 +588,7 @@ impl<'a> Builder<'a> {
             ScriptedDecision::Name { player, name } => {
                 ScriptEntry { name: Some(name.clone()), ..entry(ScriptKind::Name, player, "name")? }
             }
-            ScriptedDecision::Cast { player, card, face } => {
+            ScriptedDecision::Cast { player, card, face, targets } => {
                 // A copy made during the run (707.12) is named `<card id>-copy-<n>`: its halves
                 // are the original's.
                 let copy_of = card.as_ref().and_then(|c| c.rsplit_once("-copy-")).and_then(|(of, n)| {
@@ -601,6 +613,11 @@ impl<'a> Builder<'a> {
                     accept: obj.is_some(),
                     face,
                     run_time_card: copy_of.and(card.clone()),
+                    targets: targets
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| self.target(t, &format!("{path}.cast.targets[{k}]")))
+                        .collect::<Result<_, _>>()?,
                     ..entry(ScriptKind::Cast, player, "cast")?
                 }
             }

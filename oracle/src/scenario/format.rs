@@ -142,6 +142,10 @@ pub struct CardSetup {
     /// 306.5b), as if earlier turns had changed them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty: Option<u32>,
+    /// In exile: the card's time counters (a card with suspend, suspended on an earlier turn;
+    /// 702.62a–b). Default: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_counters: Option<u32>,
 }
 
 impl CardSetup {
@@ -157,6 +161,7 @@ impl CardSetup {
             gains_flashback: false,
             tapped: false,
             loyalty: None,
+            time_counters: None,
         }
     }
 }
@@ -191,6 +196,9 @@ struct CardSetupFull {
     /// Loyalty counters of a planeswalker (battlefield only; default: its printed loyalty).
     #[serde(default)]
     loyalty: Option<u32>,
+    /// Time counters of a suspended card (exile only).
+    #[serde(default)]
+    time_counters: Option<u32>,
 }
 
 impl JsonSchema for CardSetup {
@@ -226,6 +234,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     gains_flashback: false,
                     tapped: false,
                     loyalty: None,
+                    time_counters: None,
                 })
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<CardSetup, A::Error> {
@@ -240,6 +249,7 @@ impl<'de> Deserialize<'de> for CardSetup {
                     gains_flashback: f.gains_flashback,
                     tapped: f.tapped,
                     loyalty: f.loyalty,
+                    time_counters: f.time_counters,
                 })
             }
         }
@@ -351,6 +361,15 @@ pub enum Step {
         /// Who pays.
         player: String,
         /// The permanent whose effect they ignore.
+        card: String,
+    },
+    /// A player takes the special action of suspending a card from their hand (CR 116.2f,
+    /// 702.62a): it is exiled with its suspend number of time counters, without using the stack;
+    /// mana isn't modelled, so the suspend cost is assumed paid.
+    Suspend {
+        /// Who suspends it.
+        player: String,
+        /// The card, in their hand.
         card: String,
     },
     /// A player discards a card from their hand, told to by something outside the scenario.
@@ -486,6 +505,10 @@ pub enum ScriptedDecision {
         /// The half, for a split card.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
+        /// The spell's targets (601.2c), card ids and player names in the order the spell lists
+        /// them; omitted, they are explored (or read from a `targets` entry).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
     },
     /// The targets of a triggered ability (603.3d), card ids and player names in order.
     Targets {

@@ -272,10 +272,17 @@ impl Sim<'_> {
             CastMode::Normal | CastMode::WhileSearching => {
                 cast_face.mana_cost.clone().or_else(|| def.mana_cost.clone())
             }
-            CastMode::Flashback => def.flashback.clone().or_else(|| def.mana_cost.clone()),
+            // A granted flashback cost is the mana cost of what is cast (a split card's half).
+            CastMode::Flashback => {
+                def.flashback.clone().or_else(|| cast_face.mana_cost.clone()).or_else(|| def.mana_cost.clone())
+            }
             CastMode::AlternativeCost => def.alternative_cost.as_ref().map(|a| a.cost.clone()),
             CastMode::WithoutPaying => None,
         };
+        if matches!(mode, CastMode::Normal | CastMode::WhileSearching | CastMode::Flashback) {
+            crate::rules::casting::check_mana_cost_payable(&cast_face.name, paid_cost.as_deref())
+                .map_err(|v| self.refused(v))?;
+        }
         let life_before =
             self.game.players[player].life - flashback_life.map_or(0, |n| i32::try_from(n).unwrap_or(i32::MAX));
         let phyrexian_life =
@@ -283,6 +290,7 @@ impl Sim<'_> {
                 .map_err(|v| self.refused(v))?;
         let id = self.id(card);
         let pname = self.pname(player);
+        let target_names = self.target_names(&targets);
         // Every refusal check is behind: the cast happens.
         self.game.turn_position = turn_position;
         self.emit(
@@ -293,6 +301,7 @@ impl Sim<'_> {
                 flashback: mode == CastMode::Flashback,
                 without_paying_mana_cost: mode == CastMode::WithoutPaying,
                 x: (cast_face.has_x() || def.has_x()).then_some(x),
+                targets: target_names,
             },
             // 107.3b: X is 0 for a spell cast without paying its mana cost; a cast for an
             // alternative cost happens only because 118.9 allowed that cost.
@@ -358,16 +367,17 @@ impl Sim<'_> {
     }
 
     /// Casts a spell as part of a resolving effect, without paying its mana cost (118.9; Jetsam's
-    /// cast, a copy cast by `copy_and_may_cast`): no targets, X is 0 (107.3b), only an additional
-    /// cost's `discard` may be paid.
+    /// cast, a copy cast by `copy_and_may_cast`, Guile's): with the targets the caster chose
+    /// (601.2c), X is 0 (107.3b), only an additional cost's `discard` may be paid.
     pub(crate) fn cast_without_paying(
         &mut self,
         caster: PlayerId,
         card: ObjId,
         face: Option<usize>,
+        targets: &[TargetChoice],
         discard: Option<ObjId>,
     ) -> Result<(), SimError> {
-        self.cast(caster, card, face, &[], CastMode::WithoutPaying, None, discard, None, None, 0)
+        self.cast(caster, card, face, targets, CastMode::WithoutPaying, None, discard, None, None, 0)
     }
 
     /// Casts `card` from `player`'s library in the middle of their search of it, paying its

@@ -68,6 +68,9 @@ pub enum Action {
     /// A player takes the special action of ignoring a permanent's "can't search" effect until
     /// end of turn (116.2d, Leonin Arbiter).
     IgnoreEffect(PlayerId, ObjId),
+    /// A player takes the special action of suspending a card from their hand: it is exiled with
+    /// its time counters, without using the stack (116.2f, 702.62a).
+    Suspend(PlayerId, ObjId),
     /// A player plays a land (305.1): from hand, or from exile where an effect allows it (400.7i).
     PlayLand(PlayerId, ObjId),
     /// Permanents go to their owners' graveyards from the battlefield at once.
@@ -248,12 +251,16 @@ pub enum Decision {
         /// Wurm cast while searching).
         free: bool,
     },
-    /// Targets of a triggered ability as it goes on the stack (603.3d), answered with `Targets`.
+    /// Targets of a triggered ability as it goes on the stack (603.3d), or of a spell cast
+    /// during a resolution (601.2c, `spell`), answered with `Targets`.
     Targets {
-        /// The ability's controller.
+        /// The ability's controller, or the spell's caster.
         player: PlayerId,
-        /// The ability's source.
+        /// The ability's source, or the card being cast.
         source: ObjId,
+        /// The targets of a spell cast during a resolution ([`Decision::CastFree`] chose it), not
+        /// of a triggered ability: the `cast` event records them.
+        spell: bool,
         /// Every legal combination.
         options: Vec<Vec<TargetChoice>>,
     },

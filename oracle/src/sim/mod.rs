@@ -287,6 +287,7 @@ impl<'d> Sim<'d> {
                 }
             }
             Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj)?,
+            Action::Suspend(player, obj) => self.suspend(*player, *obj)?,
             Action::StartGame => {
                 // 101.4e: while starting the game the starting player is the active player, so
                 // the choices go in seat order; then the chosen cards enter at the same time.
@@ -370,8 +371,27 @@ impl<'d> Sim<'d> {
             }
             Action::PlayLand(player, obj) => self.play_land(*player, *obj),
             Action::IgnoreEffect(player, obj) => self.ignore_search_ban(*player, *obj),
-            _ => Err(self.invalid("only `cast`, `activate`, `play` and `ignore_effect` steps can be attempted")),
+            Action::Suspend(player, obj) => self.suspend(*player, *obj),
+            _ => {
+                Err(self
+                    .invalid("only `cast`, `activate`, `play`, `ignore_effect` and `suspend` steps can be attempted"))
+            }
         }
+    }
+
+    /// 116.2f, 702.62a: `player` suspends `card` from their hand — a special action (no stack,
+    /// nothing to respond to): the suspend cost is assumed paid (mana isn't modelled) and the card
+    /// is exiled with its time counters.
+    fn suspend(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
+        let as_though_flash = crate::rules::casting::casts_as_though_flash(&self.game, player);
+        let position =
+            crate::rules::suspend::check_suspend(&self.game, player, card, self.stack.is_empty(), as_though_flash)
+                .map_err(|v| self.refused(v))?;
+        self.game.turn_position = position;
+        let counters = crate::rules::suspend::time_counters_on_suspend(self.game.obj(card));
+        self.move_card(card, ZoneRef::Exile, Position::Top, 0, "702.62a");
+        self.game.objs[card].flags.time_counters = counters;
+        Ok(())
     }
 
     /// 116.2d: `player` pays to ignore `card`'s "can't search" effect until end of turn — a
@@ -388,7 +408,8 @@ impl<'d> Sim<'d> {
             Action::Cast { player, card, .. }
             | Action::Activate { player, card, .. }
             | Action::PlayLand(player, card)
-            | Action::IgnoreEffect(player, card) => (self.pname(*player), self.id(*card)),
+            | Action::IgnoreEffect(player, card)
+            | Action::Suspend(player, card) => (self.pname(*player), self.id(*card)),
             _ => (String::new(), String::new()),
         }
     }

@@ -31,6 +31,9 @@ impl Sim<'_> {
         if let (ZoneRef::Library(p), Some(counts)) = (to, self.placed_at_once.as_mut()) {
             counts[p][usize::from(position == Position::Bottom)] += 1;
         }
+        // 400.7: the new object has no counters; a card suspended as it is exiled gets its time
+        // counters after the move (702.62a).
+        self.game.objs[obj].flags.time_counters = 0;
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
         self.last_move.insert(obj, super::MoveCause { clause, step: self.step });

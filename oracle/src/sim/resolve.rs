@@ -996,6 +996,41 @@ impl Sim<'_> {
                 let card = self.id(source);
                 self.emit(Event::Counters { card, count: *count }, "122.1");
             }
+            // 702.62a: "remove a time counter from it" — the exiled card that triggered (400.7).
+            Effect::RemoveTimeCounter => {
+                let source = ctx.source;
+                if self.game.obj(source).object_no != ctx.source_no {
+                    return Ok(());
+                }
+                let Some((left, last)) =
+                    crate::rules::suspend::remove_time_counter(self.game.obj(source).flags.time_counters)
+                else {
+                    return Ok(());
+                };
+                self.game.objs[source].flags.time_counters = left;
+                // Mutant `suspend-last-counter-no-cast`: removing the last counter triggers nothing.
+                if last && !self.bug(Mutant::SuspendLastCounterNoCast) {
+                    self.trigger(crate::rules::triggers::Happening::LastTimeCounterRemoved(source), None);
+                }
+            }
+            // 702.62a: "you may play it without paying its mana cost if able; if you don't, it
+            // remains exiled" — during the resolution (as Guile's cast), targets chosen (601.2c).
+            Effect::MayCastSuspended => {
+                use crate::rules::casting::{castable_faces, is_castable};
+                let source = ctx.source;
+                if self.game.obj(source).object_no != ctx.source_no || self.game.obj(source).zone != ZoneRef::Exile {
+                    return Ok(());
+                }
+                let caster = ctx.controller;
+                let def = self.game.obj(source).def.clone();
+                let options: Vec<(ObjId, Option<usize>)> = castable_faces(&def)
+                    .into_iter()
+                    .filter(|&f| is_castable(&def, f) && self.additional_cost_payable(caster, source, f))
+                    .map(|f| (source, f))
+                    .collect();
+                let owner = self.game.obj(source).owner;
+                self.cast_one_free(caster, &[owner], &options)?;
+            }
         }
         Ok(())
     }
@@ -1045,15 +1080,25 @@ impl Sim<'_> {
     }
 
     /// `caster` may cast one of `options` (a card and the face to cast) from `from`'s zones
-    /// without paying its mana cost, as part of a resolution (Jetsam, Knowledge Exploitation;
-    /// 118.9): declining is allowed, a required additional cost must be paid (601.2f), and a
-    /// spell that needs targets is not modelled. Returns the card cast.
+    /// without paying its mana cost, as part of a resolution (Jetsam, Knowledge Exploitation,
+    /// Guile; 118.9): declining is allowed, the caster chooses the spell's targets (601.2c; a
+    /// spell with no legal choice of targets can't be cast, so it isn't offered), and a required
+    /// additional cost must be paid (601.2f). Returns the card cast.
     pub(super) fn cast_one_free(
         &mut self,
         caster: PlayerId,
         from: &[PlayerId],
         options: &[(ObjId, Option<usize>)],
     ) -> Result<Option<ObjId>, SimError> {
+        // 601.2c: a spell that needs targets can be cast only with a legal choice of them.
+        let mut castable = Vec::with_capacity(options.len());
+        for &(o, face) in options {
+            let choices = self.free_cast_target_options(caster, o, face)?.map(|t| t.len());
+            if crate::rules::casting::has_legal_targets(choices) {
+                castable.push((o, face));
+            }
+        }
+        let options = &castable[..];
         if options.is_empty() {
             return Ok(None);
         }
@@ -1083,12 +1128,28 @@ impl Sim<'_> {
         };
         let def = self.game.obj(card).def.clone();
         let cast_face = def.cast_face(face);
-        if cast_face.spell.as_ref().is_some_and(|s| !s.targets.is_empty()) {
-            return Err(SimError::Unsupported {
-                step: self.step,
-                message: format!("choosing targets for {} cast during a resolution is not modelled", cast_face.name),
-            });
-        }
+        // 601.2c: the caster chooses the spell's targets.
+        let targets = match self.free_cast_target_options(caster, card, face)? {
+            None => Vec::new(),
+            Some(target_options) => {
+                let decision =
+                    Decision::Targets { player: caster, source: card, spell: true, options: target_options.clone() };
+                match self.decide(&decision)? {
+                    Choice::Targets(chosen) if target_options.contains(&chosen) => chosen,
+                    other => {
+                        let listed = target_options.iter().map(|o| self.describe_targets(o)).collect();
+                        let chosen = super::describe_choice(&self.game, &other);
+                        return Err(self.illegal(
+                            Violation::new(
+                                "601.2c",
+                                format!("{chosen} is not a legal choice of targets for {}", cast_face.name),
+                            ),
+                            listed,
+                        ));
+                    }
+                }
+            }
+        };
         // 601.2f: a required additional cost must be paid; an optional one may be.
         let discard = match cast_face.spell.as_ref().and_then(|s| s.additional_cost.clone()) {
             None => None,
@@ -1132,8 +1193,26 @@ impl Sim<'_> {
                 }
             }
         };
-        self.cast_without_paying(caster, card, face, discard)?;
+        self.cast_without_paying(caster, card, face, &targets, discard)?;
         Ok(Some(card))
+    }
+
+    /// Every legal choice of targets for `card` (its half `face`) cast by `caster` now, or `None`
+    /// when the spell has no targets (601.2c). A spell never targets itself.
+    fn free_cast_target_options(
+        &self,
+        caster: PlayerId,
+        card: ObjId,
+        face: Option<usize>,
+    ) -> Result<Option<Vec<Vec<TargetChoice>>>, SimError> {
+        let def = &self.game.obj(card).def;
+        let specs = match def.cast_face(face).spell.as_ref() {
+            Some(s) if !s.targets.is_empty() => s.targets.clone(),
+            _ => return Ok(None),
+        };
+        let mut options = self.target_options(card, caster, &specs)?;
+        options.retain(|o| !o.iter().any(|t| matches!(t, TargetChoice::Obj(c, _) if *c == card)));
+        Ok(Some(options))
     }
 
     /// The player whose replacement (Guile, 614.1a) turns a counter by a spell or ability
@@ -1222,7 +1301,7 @@ impl Sim<'_> {
                         ),
                     });
                 }
-                self.cast_without_paying(caster, card, face, None)
+                self.cast_without_paying(caster, card, face, &[], None)
             }
             None => {
                 let zone = self.game.obj(copy).zone;

@@ -76,12 +76,15 @@ pub struct Scripted<'a, D> {
     pub last: Option<usize>,
     /// The decider for unscripted decisions.
     pub inner: D,
+    /// The targets a `cast` entry gave for the spell it cast, for the [`Decision::Targets`] of
+    /// that spell that follows (601.2c).
+    cast_targets: Option<(usize, Vec<crate::sim::TargetChoice>)>,
 }
 
 impl<'a, D> Scripted<'a, D> {
     /// A scripted decider over `entries`.
     pub fn new(entries: &'a [ScriptEntry], inner: D) -> Self {
-        Scripted { entries, used: vec![false; entries.len()], last: None, inner }
+        Scripted { entries, used: vec![false; entries.len()], last: None, inner, cast_targets: None }
     }
 
     /// Entries never used.
@@ -117,6 +120,18 @@ impl<D: Decider> Decider for Scripted<'_, D> {
 
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
         self.last = None;
+        if let Decision::CastFree { .. } = decision {
+            self.cast_targets = None;
+        }
+        // The targets of a spell a `cast` entry cast come from that entry (601.2c).
+        if let Decision::Targets { spell: true, .. } = decision
+            && let Some((i, targets)) = self.cast_targets.take()
+        {
+            self.last = Some(i);
+            let choice = Choice::Targets(current_object_numbers(game, &targets));
+            self.inner.note_scripted(game, step, decision, &choice);
+            return Ok(choice);
+        }
         if let Some(kind) = kind_of(decision) {
             let player = decision.player();
             if let Some(i) = (0..self.entries.len()).find(|&i| {
@@ -139,24 +154,16 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
                     }
                     (ScriptKind::Name | ScriptKind::Replacement, _) => Choice::Name(e.name.clone().unwrap_or_default()),
+                    (ScriptKind::Cast, _) if !e.targets.is_empty() && !e.cards.is_empty() => {
+                        self.cast_targets = Some((i, e.targets.clone()));
+                        Choice::Cast(e.cards.first().map(|&c| (c, e.face)))
+                    }
                     (ScriptKind::Cast, _) => match &e.run_time_card {
                         Some(id) => Choice::Cast(game.objs.iter().position(|o| &o.id == id).map(|c| (c, e.face))),
                         None => Choice::Cast(e.cards.first().map(|&c| (c, e.face))),
                     },
-                    (ScriptKind::Targets, Decision::Targets { options, .. }) => {
-                        // Object numbers are the ones the objects have now.
-                        let chosen: Vec<crate::sim::TargetChoice> = e
-                            .targets
-                            .iter()
-                            .map(|t| match *t {
-                                crate::sim::TargetChoice::Obj(o, _) => {
-                                    crate::sim::TargetChoice::Obj(o, game.obj(o).object_no)
-                                }
-                                other => other,
-                            })
-                            .collect();
-                        let _ = options;
-                        Choice::Targets(chosen)
+                    (ScriptKind::Targets, Decision::Targets { .. }) => {
+                        Choice::Targets(current_object_numbers(game, &e.targets))
                     }
                     _ => Choice::Cards(e.cards.clone()),
                 };
@@ -166,6 +173,17 @@ impl<D: Decider> Decider for Scripted<'_, D> {
         }
         self.inner.decide(game, step, decision)
     }
+}
+
+/// Scripted targets with the object numbers their objects have now (400.7).
+fn current_object_numbers(game: &Game, targets: &[crate::sim::TargetChoice]) -> Vec<crate::sim::TargetChoice> {
+    targets
+        .iter()
+        .map(|t| match *t {
+            crate::sim::TargetChoice::Obj(o, _) => crate::sim::TargetChoice::Obj(o, game.obj(o).object_no),
+            other => other,
+        })
+        .collect()
 }
 
 /// An illegal answer that came from the script is the scenario author's error, at that entry.

@@ -113,8 +113,12 @@ impl Sim<'_> {
                     if options.is_empty() {
                         continue; // 603.3d: no legal targets, so it is removed from the stack.
                     }
-                    let decision =
-                        Decision::Targets { player: t.controller, source: t.source, options: options.clone() };
+                    let decision = Decision::Targets {
+                        player: t.controller,
+                        source: t.source,
+                        spell: false,
+                        options: options.clone(),
+                    };
                     match self.decide(&decision)? {
                         Choice::Targets(chosen) if options.contains(&chosen) => chosen,
                         other => {

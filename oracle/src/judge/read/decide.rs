@@ -434,6 +434,31 @@ impl Decider for Observed<'_> {
                     _ => Ok(Choice::Cast(None)),
                 }
             }
+            // 601.2c: the targets of a spell cast during a resolution are the ones its `cast`
+            // event lists; an engine that doesn't report them (`cast_targets`) leaves each legal
+            // choice a reading `judge` tries.
+            Decision::Targets { source, options, spell: true, .. } => {
+                let sid = game.obj(*source).id.clone();
+                let k = self.targets_read.get(&(step, sid.clone())).copied().unwrap_or(0);
+                *self.targets_read.entry((step, sid.clone())).or_default() += 1;
+                let reported = self
+                    .cast_targets_logged
+                    .then(|| {
+                        self.events
+                            .iter()
+                            .filter(|e| e.step == step)
+                            .filter_map(|e| match &e.event {
+                                Event::Cast { card, targets, .. } if *card == sid => Some(targets.clone()),
+                                _ => None,
+                            })
+                            .nth(k)
+                    })
+                    .flatten();
+                match reported {
+                    Some(reported) => self.read_targets(game, step, &reported),
+                    None => Ok(Choice::Targets(self.pick_alternative(options).clone())),
+                }
+            }
             Decision::Targets { source, options, .. } => {
                 let sid = game.obj(*source).id.clone();
                 let k = self.targets_read.get(&(step, sid.clone())).copied().unwrap_or(0);
@@ -450,16 +475,7 @@ impl Decider for Observed<'_> {
                 let Some(reported) = reported else {
                     return Ok(Choice::Targets(options.first().cloned().unwrap_or_default()));
                 };
-                let mut chosen = Vec::new();
-                for t in &reported {
-                    if let Some(p) = names.iter().position(|n| n == t) {
-                        chosen.push(crate::sim::TargetChoice::Player(p));
-                    } else {
-                        let o = self.obj_in(game, t, step)?;
-                        chosen.push(crate::sim::TargetChoice::Obj(o, game.obj(o).object_no));
-                    }
-                }
-                Ok(Choice::Targets(chosen))
+                self.read_targets(game, step, &reported)
             }
             Decision::SearchLimit { player, options } => {
                 // 616.1: the limit the searcher applied last is the one their `searched` event
@@ -711,6 +727,21 @@ fn fill_up_to(picked: &mut Vec<ObjId>, options: &[ObjId], count: usize) {
 }
 
 impl Observed<'_> {
+    /// Targets as a log lists them (player names and card ids), as objects of the replay.
+    fn read_targets(&self, game: &Game, step: usize, reported: &[String]) -> Result<Choice, SimError> {
+        let names = game.names();
+        let mut chosen = Vec::new();
+        for t in reported {
+            if let Some(p) = names.iter().position(|n| n == t) {
+                chosen.push(crate::sim::TargetChoice::Player(p));
+            } else {
+                let o = self.obj_in(game, t, step)?;
+                chosen.push(crate::sim::TargetChoice::Obj(o, game.obj(o).object_no));
+            }
+        }
+        Ok(Choice::Targets(chosen))
+    }
+
     /// The objects the taken log entries name (`card_of` reads the card off an entry), each once.
     fn cards_named(
         &self,

@@ -64,6 +64,8 @@ pub(super) struct Observed<'a> {
     library_top_logged: bool,
     /// Whether the engine reports which permanents are tapped (`tapped`).
     tapped_observed: bool,
+    /// Whether the engine reports the targets of the spells cast (`cast_targets`).
+    cast_targets_logged: bool,
     /// Found cards the replay's searches put onto the battlefield untapped (so a shock land among
     /// them that is observed tapped wasn't paid for).
     entering_untapped: BTreeSet<ObjId>,
@@ -100,6 +102,7 @@ impl<'a> Observed<'a> {
             library_moves_logged: observables.has(Observable::MovesWithinLibrary),
             library_top_logged: observables.has(Observable::LibraryTop),
             tapped_observed: observables.has(Observable::Tapped),
+            cast_targets_logged: observables.has(Observable::CastTargets),
             entering_untapped: BTreeSet::new(),
             evidence_claimed: BTreeSet::new(),
             untraced_found: BTreeSet::new(),
