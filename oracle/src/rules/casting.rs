@@ -51,7 +51,11 @@ pub fn castable_while_searching(game: &Game, searcher: PlayerId, whose: PlayerId
             let obj = game.obj(o);
             obj.zone == ZoneRef::Library(searcher)
                 && obj.owner == searcher
-                && obj.def.faces().iter().any(|f| f.statics.contains(&StaticAbility::CastFromLibraryWhileSearching))
+                && obj
+                    .def
+                    .face_slice()
+                    .iter()
+                    .any(|f| f.statics.contains(&StaticAbility::CastFromLibraryWhileSearching))
         })
         .collect()
 }
