@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::model::Game;
-use crate::outcome::{LegalOutcome, Outcome};
+use crate::outcome::{LegalOutcome, Outcomes};
 use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;
 use crate::sim::script::{Scripted, blame_script};
@@ -26,8 +26,9 @@ pub const DEFAULT_OUTCOME_BYTES: usize = 256 << 20;
 /// Cap on the decision options the enumerator keeps cached (a cache: past it, it starts over).
 const CACHED_OPTIONS_LIMIT: usize = 1 << 20;
 
-/// Roughly how many bytes `o` holds, counting its card ids and events (twice: the enumeration
-/// keeps each distinct outcome as a key and in its value).
+/// Roughly how many bytes `o` holds, counting its card ids and events twice: the enumeration kept
+/// each distinct outcome as a map key and in its value until [`Outcomes`] stored it once, and the
+/// estimate is left as it was so that the same scenarios reach [`DEFAULT_OUTCOME_BYTES`].
 fn outcome_bytes(o: &LegalOutcome) -> usize {
     let strings = |m: &BTreeMap<String, Vec<String>>| -> usize {
         m.iter().map(|(k, v)| 48 + k.len() + v.iter().map(|s| 24 + s.len()).sum::<usize>()).sum()
@@ -43,8 +44,9 @@ fn outcome_bytes(o: &LegalOutcome) -> usize {
 /// The legal outcomes of a scenario.
 #[derive(Debug, Clone, Default)]
 pub struct Exploration {
-    /// Distinct outcomes (canonical form → with its fixed positions).
-    pub outcomes: BTreeMap<Outcome, LegalOutcome>,
+    /// Distinct outcomes (canonical, with their fixed positions), in the order of their
+    /// canonical forms.
+    pub outcomes: Outcomes,
     /// How many paths through the decisions were run.
     pub runs: usize,
 }
@@ -254,7 +256,7 @@ pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Res
                     result.outcomes.len()
                 )));
             }
-            result.outcomes.insert(outcome.outcome.clone(), outcome);
+            result.outcomes.insert(outcome);
         }
         if result.runs >= run_limit {
             return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));

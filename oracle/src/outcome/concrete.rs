@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use crate::outcome::{
-    Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome, canonical_zone, order_depends_on_fixed,
+    Event, FixedPositions, LegalOutcome, LoggedEvent, Outcome, Outcomes, canonical_zone, order_depends_on_fixed,
 };
 
 /// `legal` as an engine could report it: the random middle of each library in a random order
@@ -58,7 +58,7 @@ pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
 
 /// True if `observed` is one of the explored outcomes (compared in each legal outcome's
 /// canonical form). To ask about many outcomes, build a [`Membership`] once.
-pub fn is_member(observed: &Outcome, legal: &BTreeMap<Outcome, LegalOutcome>) -> bool {
+pub fn is_member(observed: &Outcome, legal: &Outcomes) -> bool {
     Membership::new(legal).contains(observed)
 }
 
@@ -68,13 +68,13 @@ pub fn is_member(observed: &Outcome, legal: &BTreeMap<Outcome, LegalOutcome>) ->
 /// one canonical form of the observation, then only its libraries and graveyards re-ordered for
 /// each further set, each followed by one lookup.
 pub struct Membership<'a> {
-    legal: &'a BTreeMap<Outcome, LegalOutcome>,
+    legal: &'a Outcomes,
     shapes: Vec<&'a BTreeMap<String, FixedPositions>>,
 }
 
 impl<'a> Membership<'a> {
     /// Indexes `legal`.
-    pub fn new(legal: &'a BTreeMap<Outcome, LegalOutcome>) -> Membership<'a> {
+    pub fn new(legal: &'a Outcomes) -> Membership<'a> {
         let shapes: BTreeSet<&BTreeMap<String, FixedPositions>> = legal.values().map(|l| &l.fixed).collect();
         Membership { legal, shapes: shapes.into_iter().collect() }
     }

@@ -5,11 +5,13 @@
 //! engine adapter free of oracle internals.
 
 pub mod concrete;
+mod set;
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+pub use set::Outcomes;
 
 /// Something that happened, as recorded in the event log. Every variant that involves a choice
 /// carries that choice (`found`, `card`), so a judge can replay a run from its log alone.
