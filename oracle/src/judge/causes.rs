@@ -198,6 +198,7 @@ mod tests {
                 flashback: false,
                 without_paying_mana_cost: false,
                 x: None,
+                targets: vec![s("Ann")],
             },
             Event::Shuffled { library: s("Bob.library") },
             Event::Searched { player: s("Bob"), zones: vec![s("Bob.library")], library_top: None, found: vec![s("c")] },

@@ -85,8 +85,8 @@ fn search_limits(game: &Game) -> impl Iterator<Item = (u32, Relation, PlayerId)>
     game.zone(ZoneRef::Battlefield).iter().flat_map(|&obj| {
         let o = game.obj(obj);
         // A face-down permanent has no abilities (708.2).
-        let faces = if o.face_down { Vec::new() } else { o.def.faces() };
-        faces.into_iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
+        let faces: &[crate::cards::def::CardDef] = if o.face_down { &[] } else { o.def.face_slice() };
+        faces.iter().flat_map(|f| f.replacements.iter()).filter_map(move |r| match r {
             Replacement::SearchTopOfLibrary { count, applies_to } => Some((*count, *applies_to, o.controller)),
             _ => None,
         })

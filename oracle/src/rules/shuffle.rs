@@ -17,8 +17,26 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
     // every order is legal, and outcomes compare libraries as sets where positions aren't fixed.
     let mut sorted = cards.clone();
     // Ids are unique, so ordering by their ranks (numbers) is ordering by the ids themselves.
-    if sorted.iter().all(|&o| game.id_rank(o).is_some_and(|r| r != u32::MAX)) {
-        sorted.sort_unstable_by_key(|&o| game.id_rank(o));
+    let ranks: Option<Vec<u32>> = sorted.iter().map(|&o| game.id_rank(o).filter(|&r| r != u32::MAX)).collect();
+    if let Some(ranks) = ranks {
+        // The ranks are distinct and below the number of objects, so a large library is put in
+        // order by placing each card at its rank (linear) rather than by sorting.
+        let max_rank = ranks.iter().copied().max().unwrap_or(0) as usize;
+        if sorted.len() >= 256 && max_rank < 4 * game.objs.len().max(sorted.len()) {
+            let mut slots = vec![ObjId::MAX; max_rank + 1];
+            for (&o, &r) in cards.iter().zip(&ranks) {
+                slots[r as usize] = o;
+            }
+            sorted.clear();
+            sorted.extend(slots.into_iter().filter(|&o| o != ObjId::MAX));
+            if sorted.len() != cards.len() {
+                // Two cards shared a rank: not expected, but never lose a card over it.
+                sorted = cards.clone();
+                sorted.sort_unstable_by_key(|&o| game.id_rank(o));
+            }
+        } else {
+            sorted.sort_unstable_by_key(|&o| game.id_rank(o));
+        }
     } else {
         sorted.sort_by(|&a, &b| game.objs[a].id.cmp(&game.objs[b].id));
     }
