@@ -49,7 +49,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 pub const ACCEPTED_VERSIONS: [u32; 2] = [1, 2];
 
 /// The public vocabulary of `triggered.on`: the kinds of event a trigger can fire on.
-pub const TRIGGER_KINDS: [&str; 15] = [
+pub const TRIGGER_KINDS: [&str; 16] = [
     "dies",
     "another_creature_dies",
     "enters",
@@ -65,6 +65,7 @@ pub const TRIGGER_KINDS: [&str; 15] = [
     "beginning_of_step",
     "drew",
     "became_untapped",
+    "this_cast",
 ];
 
 /// How the engine is to make the scenario's choices.

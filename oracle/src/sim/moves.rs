@@ -33,6 +33,11 @@ impl Sim<'_> {
         }
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
+        // 702.69a: gravestorm counts every permanent put into a graveyard from the battlefield this
+        // turn, whoever controlled it, a token too (the Follow the Bodies rulings, 2024-02-09).
+        if crate::rules::gravestorm::counts_move(from, to) {
+            self.game.permanents_to_graveyards += 1;
+        }
         self.last_move.insert(obj, super::MoveCause { clause, step: self.step });
         if to == ZoneRef::Battlefield {
             self.entered.push(obj);
@@ -385,6 +390,7 @@ impl Sim<'_> {
             token: true,
             face_down: false,
             copy: false,
+            spell_copy: false,
             def: def.clone(),
             chars,
             owner: controller,
@@ -436,6 +442,7 @@ impl Sim<'_> {
         self.game.objs.push(crate::model::Obj {
             id,
             copy: true,
+            spell_copy: false,
             token: false,
             face_down: false,
             owner,

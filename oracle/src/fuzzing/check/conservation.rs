@@ -43,6 +43,7 @@ pub fn conservation(setup: &Setup, o: &Outcome) -> Result<(), CheckFailure> {
             Event::Searched { found, .. } => found.iter().collect(),
             Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.iter().collect(),
             Event::Triggered { source, .. } => vec![source],
+            Event::Copied { card, of, .. } => vec![card, of],
             Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } | Event::Named { .. } => {
                 Vec::new()
             }

@@ -444,6 +444,8 @@ impl Decider for Observed<'_> {
                     .filter(|e| e.step == step)
                     .filter_map(|e| match &e.event {
                         Event::Triggered { source, targets, .. } if *source == sid => Some(targets.clone()),
+                        // A copy of a spell (707.10c): its targets are on its `copied` event.
+                        Event::Copied { card, targets, .. } if *card == sid => Some(targets.clone()),
                         _ => None,
                     })
                     .nth(k);
