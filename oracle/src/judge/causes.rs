@@ -74,7 +74,8 @@ impl Causes {
         }
         // 707.10: a copy of a spell the replay put on the stack is not cast.
         if let Event::Cast { card, .. } = &e.event
-            && let Some(i) = self.log.iter().position(|(l, _)| matches!(&l.event, Event::Copied { card: c, .. } if c == card))
+            && let Some(i) =
+                self.log.iter().position(|(l, _)| matches!(&l.event, Event::Copied { card: c, .. } if c == card))
         {
             return (event_key(i) + 1, "707.10");
         }

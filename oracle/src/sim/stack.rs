@@ -363,7 +363,12 @@ impl Sim<'_> {
     /// was cast) is copied once for each permanent put into a graveyard from the battlefield this
     /// turn, counted now ([`crate::rules::gravestorm::copies`]); each copy is put on the stack as
     /// it is made, so the last one resolves first.
-    pub(super) fn gravestorm_copies(&mut self, spell: ObjId, spell_no: u32, controller: PlayerId) -> Result<(), SimError> {
+    pub(super) fn gravestorm_copies(
+        &mut self,
+        spell: ObjId,
+        spell_no: u32,
+        controller: PlayerId,
+    ) -> Result<(), SimError> {
         let o = self.game.obj(spell);
         let on_stack = o.zone == ZoneRef::Stack
             && o.object_no == spell_no
@@ -417,7 +422,9 @@ impl Sim<'_> {
                         return Err(self.illegal(
                             Violation::new(
                                 "707.10c",
-                                format!("{chosen} is neither the original's targets nor a legal new choice for the copy"),
+                                format!(
+                                    "{chosen} is neither the original's targets nor a legal new choice for the copy"
+                                ),
                             ),
                             listed,
                         ));
