@@ -174,6 +174,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=1).map(|n| format!("A014-{n:02}")))
         .chain((1..=2).map(|n| format!("C014-{n:02}")))
         .chain((1..=4).map(|n| format!("B014-{n:02}")))
+        .chain((1..=3).map(|n| format!("R015-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.
