@@ -8,14 +8,13 @@
 //! `rules::tokens::ceases_to_exist`.)
 
 use crate::model::Obj;
-use crate::sim::TargetChoice;
 
 /// 707.10c: the target choices offered for a copy whose controller may choose new targets: every
 /// legal choice for the copy, and the original's targets kept unchanged even if they are no
 /// longer legal (a kept target needn't be legal; a new one must). Kept and new targets mixed in
 /// one choice of several targets are not offered — no spell with gravestorm has more than one
 /// target.
-pub fn target_options(original: &[TargetChoice], legal: Vec<Vec<TargetChoice>>) -> Vec<Vec<TargetChoice>> {
+pub fn target_options<T: PartialEq + Clone>(original: &[T], legal: Vec<Vec<T>>) -> Vec<Vec<T>> {
     let mut options = legal;
     if !options.iter().any(|o| o.as_slice() == original) {
         options.insert(0, original.to_vec());
@@ -42,10 +41,11 @@ mod tests {
 
     #[test]
     fn the_original_targets_are_always_offered_first_when_not_legal() {
-        let original = vec![TargetChoice::Player(1)];
-        let legal = vec![vec![TargetChoice::Player(0)]];
-        assert_eq!(target_options(&original, legal), vec![original.clone(), vec![TargetChoice::Player(0)]]);
-        let legal = vec![vec![TargetChoice::Player(0)], vec![TargetChoice::Player(1)]];
+        // Targets as player seats.
+        let original = vec![1];
+        let legal = vec![vec![0]];
+        assert_eq!(target_options(&original, legal), vec![original.clone(), vec![0]]);
+        let legal = vec![vec![0], vec![1]];
         assert_eq!(target_options(&original, legal.clone()), legal);
     }
 }

@@ -10,8 +10,8 @@ use crate::model::{Game, ZoneRef};
 /// every copy multiplies the outcomes of its search, so the count is kept small.
 pub const MAX_EARLIER: u32 = 20;
 
-/// 702.69a (with 702.69b): the spell cast with this face has gravestorm, so one ability triggers
-/// for each instance — the oracle's keyword list has at most one.
+/// 702.69a: the spell cast with this face has gravestorm, so its ability triggers. (A spell with
+/// several instances would trigger once for each; a keyword list holds one, and no card has two.)
 pub fn has_gravestorm(face: &CardDef) -> bool {
     face.keywords.contains(&Keyword::Gravestorm)
 }
