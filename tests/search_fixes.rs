@@ -43,10 +43,11 @@ fn any_number_search_may_leave_a_graveyard_card() {
 /// Item 2: a card whose unmodelled ability would act refuses the run instead of being judged.
 /// (Jace's Erasure and then Panglacial Wurm were the cases here until issue 12 modelled them; they
 /// are scenarios now, under `scenarios/121-draw/`, `scenarios/504-draw-step/` and
-/// `scenarios/601.3-cast-permission/`. Bitter Ordeal's gravestorm is still unmodelled.)
+/// `scenarios/601.3-cast-permission/`; so is Bitter Ordeal's gravestorm, under
+/// `scenarios/702.69-gravestorm/`. The case is now a hypothetical card with storm.)
 #[test]
 fn unmodelled_acting_cards_refuse_the_run() {
-    let (name, card) = ("bitter-ordeal-cast", "Bitter Ordeal");
+    let (name, card) = ("storm-spell-cast", "Hypothetical Storm Ordeal");
     let yaml = repo_root().join("tests/not-modelled").join(format!("{name}.yaml"));
     match run_file(&yaml, &pool()) {
         RunResult::Invalid(e) => {

@@ -170,6 +170,7 @@ pub fn skeleton_scenario(s: &Skeleton) -> Result<Scenario, NewError> {
                 graveyard: Vec::new(),
                 outside: Vec::new(),
                 dealt_combat_damage_with: Vec::new(),
+                permanents_put_into_graveyard_earlier: 0,
             })
             .collect(),
         battlefield: Vec::new(),

@@ -204,7 +204,8 @@ fn actor(e: &Event) -> Option<String> {
         | Event::Named { player, .. }
         | Event::Created { player, .. }
         | Event::GainedLife { player, .. }
-        | Event::Refused { player, .. } => Some(player.clone()),
+        | Event::Refused { player, .. }
+        | Event::Copied { player, .. } => Some(player.clone()),
         Event::Shuffled { library } => Some(library.clone()),
         // The triggering player, as the outcome JSON's `player`; the controller has its own field.
         Event::Triggered { player, .. } => player.clone(),
@@ -238,6 +239,10 @@ fn cards_of(e: &Event) -> Vec<String> {
             std::iter::once(source.clone()).chain(targets.iter().cloned()).collect()
         }
         Event::Named { name, .. } => vec![name.clone()],
+        // The copy, the spell it copies, and its targets.
+        Event::Copied { card, of, targets, .. } => {
+            [card.clone(), of.clone()].into_iter().chain(targets.iter().cloned()).collect()
+        }
         Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } => Vec::new(),
     }
 }

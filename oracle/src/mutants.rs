@@ -191,11 +191,20 @@ pub enum Mutant {
     /// Removing the last time counter from a suspended card triggers nothing, so it is never cast
     /// (702.62a).
     SuspendLastCounterNoCast,
+    /// Gravestorm counts only the permanents put into graveyards during the run, not those the
+    /// scenario says went there earlier in the turn (702.69a).
+    GravestormCountsOnlyThisRun,
+    /// A copy of a spell (gravestorm's) is logged as cast (707.10: it is put on the stack, not
+    /// cast).
+    SpellCopiesCast,
+    /// A copy of a spell is put into its owner's graveyard as it resolves, and stays there,
+    /// instead of ceasing to exist (704.5e).
+    SpellCopyToGraveyard,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 66] = [
+    pub const ALL: [Mutant; 69] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -262,6 +271,9 @@ impl Mutant {
         Mutant::ProwlAnyCreatureType,
         Mutant::SpellNamedAsItsCard,
         Mutant::SuspendLastCounterNoCast,
+        Mutant::GravestormCountsOnlyThisRun,
+        Mutant::SpellCopiesCast,
+        Mutant::SpellCopyToGraveyard,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -333,6 +345,9 @@ impl Mutant {
             Mutant::ProwlAnyCreatureType => "prowl-any-creature-type",
             Mutant::SpellNamedAsItsCard => "spell-named-as-its-card",
             Mutant::SuspendLastCounterNoCast => "suspend-last-counter-no-cast",
+            Mutant::GravestormCountsOnlyThisRun => "gravestorm-counts-only-this-run",
+            Mutant::SpellCopiesCast => "spell-copies-cast",
+            Mutant::SpellCopyToGraveyard => "spell-copy-to-graveyard",
         }
     }
 
@@ -461,6 +476,13 @@ impl Mutant {
             Mutant::SuspendLastCounterNoCast => {
                 "the last time counter removed from a suspended card (Ancestral Vision) doesn't let it be cast"
             }
+            Mutant::GravestormCountsOnlyThisRun => {
+                "gravestorm counts only the permanents the run put into graveyards, not those of earlier in the turn"
+            }
+            Mutant::SpellCopiesCast => "a copy of a spell (gravestorm's) is logged as cast",
+            Mutant::SpellCopyToGraveyard => {
+                "a resolved copy of a spell goes to its owner's graveyard and stays there instead of ceasing to exist"
+            }
         }
     }
 
@@ -545,6 +567,9 @@ impl Mutant {
             Mutant::ProwlAnyCreatureType => "702.76a",
             Mutant::SpellNamedAsItsCard => "701.23a",
             Mutant::SuspendLastCounterNoCast => "702.62a",
+            Mutant::GravestormCountsOnlyThisRun => "702.69a",
+            Mutant::SpellCopiesCast => "707.10",
+            Mutant::SpellCopyToGraveyard => "704.5e",
         }
     }
 
@@ -558,6 +583,13 @@ impl std::fmt::Display for Mutant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// [`Mutant::SpellCopiesCast`]: the `cast` event such an engine logs for a copy of a spell (read
+/// from its JSON form, so that fields a `cast` event gains with a default need no change here).
+pub fn copy_logged_as_cast(player: &str, card: &str) -> crate::outcome::Event {
+    serde_json::from_value(serde_json::json!({"event": "cast", "player": player, "card": card}))
+        .expect("a cast event with a player and a card")
 }
 
 /// [`Mutant::MindcensorBottomN`]: the bottom `n` cards of a library instead of its top `n`.

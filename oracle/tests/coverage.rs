@@ -104,7 +104,7 @@ const EXPECTED_CLAUSES: &[&str] = &[
     "709.1", "709.2", "709.3", "709.3a", "709.3b", "709.3c", "709.4", "709.4a", "709.4b", "709.4c", "709.4d", "502.3",
     "502.4", "503.1a", "504.1", "504.2", "603.2b", "603.2e", "603.2g", "603.4", "601.3", "113.6", "302.6", "602.1b",
     "120.3a", "120.3e", "704.5g", "700.3", "306.5b", "606.3", "606.4", "606.5", "704.5i", "715.2", "715.3", "715.3a",
-    "715.3b", "715.3d", "715.4", "702.76a", "702.62a", "702.62b",
+    "715.3b", "715.3d", "715.4", "702.76a", "702.62a", "702.62b", "702.69a", "707.10", "707.10c",
 ];
 
 /// The 400.7 exceptions and 709.5 Rooms rules left out, each with a reason, 101.4d (no effect
@@ -175,6 +175,7 @@ fn rulings_are_numbered_in_file_order_without_gaps() {
         .chain((1..=2).map(|n| format!("C014-{n:02}")))
         .chain((1..=4).map(|n| format!("B014-{n:02}")))
         .chain((1..=2).map(|n| format!("S015-{n:02}")))
+        .chain((1..=3).map(|n| format!("R015-{n:02}")))
         .collect();
     assert_eq!(ids, expected);
     // Spot checks that the numbering follows the seed's paragraphs.

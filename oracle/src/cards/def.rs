@@ -71,6 +71,9 @@ pub enum Keyword {
     SplitSecond,
     /// Indestructible (CR 702.12b): the permanent can't be destroyed.
     Indestructible,
+    /// Gravestorm (CR 702.69a): as this spell is cast, a triggered ability copies it once for
+    /// each permanent put into a graveyard from the battlefield this turn (`rules::gravestorm`).
+    Gravestorm,
 }
 
 /// A card definition. An ordinary card is one face; a split card (CR 709.1) leaves the

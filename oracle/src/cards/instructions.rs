@@ -485,6 +485,11 @@ pub enum Effect {
     },
     /// Create a Clue token (CR 701.16a, 111.10f).
     Investigate,
+    /// What gravestorm's triggered ability does (CR 702.69a): copy the spell it triggered from
+    /// once for each permanent put into a graveyard from the battlefield this turn, counted as
+    /// the ability resolves; the controller may choose new targets for each copy (707.10c). A
+    /// card doesn't write it: the `gravestorm` keyword makes the trigger.
+    GravestormCopies,
     /// A player reveals the top N cards of their library to everyone (CR 701.20a–b).
     RevealTop {
         /// Whose library, and who reveals.

@@ -190,6 +190,7 @@ impl GenParams {
                     graveyard: setup(&z[2]),
                     outside: setup(&z[3]),
                     dealt_combat_damage_with: Vec::new(),
+                    permanents_put_into_graveyard_earlier: 0,
                 }
             })
             .collect();
@@ -289,6 +290,7 @@ pub fn land_search_scenario(size: usize, up_to: u32, find: Option<Vec<String>>) 
         graveyard: Vec::new(),
         outside: Vec::new(),
         dealt_combat_damage_with: Vec::new(),
+        permanents_put_into_graveyard_earlier: 0,
     };
     Scenario {
         title: format!("up to {up_to} basic lands from a library of {size}"),

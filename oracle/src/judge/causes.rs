@@ -72,6 +72,13 @@ impl Causes {
         if let Some((i, (_, clause))) = counterpart {
             return (event_key(i) + 1, clause);
         }
+        // 707.10: a copy of a spell the replay put on the stack is not cast.
+        if let Event::Cast { card, .. } = &e.event
+            && let Some(i) =
+                self.log.iter().position(|(l, _)| matches!(&l.event, Event::Copied { card: c, .. } if c == card))
+        {
+            return (event_key(i) + 1, "707.10");
+        }
         if let Some((_, at, clause, _)) = self.decisions.iter().find(|d| d.0 == e.step) {
             return (2 * *at as u64, clause);
         }

@@ -179,6 +179,10 @@ pub struct Obj {
     /// A copy of a card created to be cast (CR 707.12); it ceases to exist anywhere but the stack
     /// (704.5e).
     pub copy: bool,
+    /// A copy of a spell put on the stack without being cast (CR 707.10, gravestorm's copies):
+    /// it isn't a card, and it ceases to exist as it leaves the stack rather than going anywhere
+    /// (704.5e, `rules::copy`).
+    pub spell_copy: bool,
     /// Status that lasts only as long as this object (reset on every zone change, CR 400.7).
     pub flags: ObjFlags,
 }
@@ -410,6 +414,12 @@ pub struct Game {
     /// a player this turn — a fact the scenario states, as the oracle plays no combat (prowl,
     /// 702.76a).
     pub dealt_combat_damage_with: Vec<Vec<String>>,
+    /// How many permanents were put into a graveyard from the battlefield earlier this turn,
+    /// before the scenario's steps — a fact the scenario states (gravestorm, 702.69a).
+    pub permanents_to_graveyards_earlier: u32,
+    /// How many permanents the run has put into a graveyard from the battlefield (a token too,
+    /// before it ceases to exist; 704.5d). Gravestorm adds these to the earlier ones.
+    pub permanents_to_graveyards: u32,
     /// Where the scenario is in the turn (501.1): before any step it names, in a step of the
     /// beginning phase a `begin_step` began, or in the main phase once a sorcery-speed action
     /// ended the draw step (`rules::turn_structure`).

@@ -189,6 +189,23 @@ pub enum Event {
         /// The card involved.
         card: String,
     },
+    /// A copy of a spell was put on the stack (CR 707.10) — not cast: no `cast` event goes with
+    /// it. Gravestorm's ability makes one per permanent put into a graveyard this turn (702.69a).
+    /// The copy's id is `<card id>-copy-<n>` (numbered with tokens and other copies, from 1 in
+    /// creation order); it ceases to exist as it leaves the stack (704.5e), so no `moved` event
+    /// follows its resolution.
+    Copied {
+        /// The copy's controller: the player who put it on the stack.
+        player: String,
+        /// The copy's id.
+        card: String,
+        /// The card id of the spell it copies.
+        of: String,
+        /// Its targets (card ids and player names, in the order the spell lists them): the
+        /// original's, or new ones its controller chose (707.10c).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<String>,
+    },
 }
 
 impl Event {
@@ -228,6 +245,7 @@ impl Event {
             Event::Created { .. } => "created",
             Event::GainedLife { .. } => "gained_life",
             Event::Refused { .. } => "refused",
+            Event::Copied { .. } => "copied",
         }
     }
 }

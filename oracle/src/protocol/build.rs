@@ -59,6 +59,11 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
     if scenario.players.iter().any(|p| !p.dealt_combat_damage_with.is_empty()) {
         out.insert("combat-damage-this-turn".into());
     }
+    // Permanents put into graveyards earlier in the turn (gravestorm's count, 702.69a): an engine
+    // needs a way to record them without playing them.
+    if scenario.players.iter().any(|p| p.permanents_put_into_graveyard_earlier > 0) {
+        out.insert("graveyard-count-this-turn".into());
+    }
     // Steps that come from outside the scenario: an engine often has them only as a debug action
     // that skips what a real cause would do (a "leaves the battlefield" trigger), so each has a
     // tag an adapter can leave out of `supports.features`.

@@ -49,7 +49,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 pub const ACCEPTED_VERSIONS: [u32; 2] = [1, 2];
 
 /// The public vocabulary of `triggered.on`: the kinds of event a trigger can fire on.
-pub const TRIGGER_KINDS: [&str; 16] = [
+pub const TRIGGER_KINDS: [&str; 17] = [
     "dies",
     "another_creature_dies",
     "enters",
@@ -66,6 +66,7 @@ pub const TRIGGER_KINDS: [&str; 16] = [
     "drew",
     "became_untapped",
     "last_time_counter_removed",
+    "this_cast",
 ];
 
 /// How the engine is to make the scenario's choices.

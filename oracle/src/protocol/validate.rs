@@ -215,7 +215,7 @@ pub fn check_outcome(outcome: &Outcome, setup: &Setup, steps: usize) -> Result<(
             };
             for t in texts {
                 match key.as_str() {
-                    "card" | "cards" | "found" | "source" => card(t, &mut problems, &place),
+                    "card" | "cards" | "found" | "source" | "of" => card(t, &mut problems, &place),
                     "player" | "controller" | "library" => player(t, &mut problems, &place),
                     "from" | "to" | "zones" => zone(t, &mut problems, &place),
                     "on" if !super::TRIGGER_KINDS.contains(&t) => problems.push(format!(

@@ -26,6 +26,8 @@ pub fn unexpected_event_clause(kind: &str, flashback: bool, without_paying_mana_
         "cast" if without_paying_mana_cost => "118.9",
         "cast" => "701.5a",
         "refused" => "602.2b",
+        // A copy of a spell the rules don't make (707.10; gravestorm's count is 702.69a).
+        "copied" => "707.10",
         // A choice made while a spell or ability resolves (608.2d) that the rules don't offer.
         "chose" => "608.2d",
         _ => "608.2",

@@ -50,6 +50,8 @@ impl<'a> Builder<'a> {
                 open_batch: None,
                 searched_own_library: 0,
                 dealt_combat_damage_with: Vec::new(),
+                permanents_to_graveyards_earlier: 0,
+                permanents_to_graveyards: 0,
                 turn_position: crate::rules::turn_structure::TurnPosition::Unnamed,
                 id_order: Arc::from(Vec::new()),
             },
@@ -124,6 +126,18 @@ impl<'a> Builder<'a> {
                 }
             }
             self.game.dealt_combat_damage_with.push(p.dealt_combat_damage_with.clone());
+            // A bound that keeps gravestorm's copies (and the outcomes they multiply) few.
+            if p.permanents_put_into_graveyard_earlier > crate::rules::gravestorm::MAX_EARLIER {
+                return Err(BuildError::new(
+                    format!("players[{i}].permanents_put_into_graveyard_earlier"),
+                    format!(
+                        "{} is more than the oracle models: at most {} permanents put into one graveyard earlier this turn",
+                        p.permanents_put_into_graveyard_earlier,
+                        crate::rules::gravestorm::MAX_EARLIER
+                    ),
+                ));
+            }
+            self.game.permanents_to_graveyards_earlier += p.permanents_put_into_graveyard_earlier;
         }
         for (i, p) in s.players.iter().enumerate() {
             let zones = [
@@ -363,6 +377,7 @@ impl<'a> Builder<'a> {
             token: def.token,
             face_down: c.face_down,
             copy: false,
+            spell_copy: false,
             def,
             chars,
             owner,
@@ -760,7 +775,7 @@ impl<'a> Builder<'a> {
                         "`library_top` applies to `searched` events only".into(),
                     ));
                 }
-                const KINDS: [&str; 18] = [
+                const KINDS: [&str; 19] = [
                     "cast",
                     "activated",
                     "searched",
@@ -779,6 +794,7 @@ impl<'a> Builder<'a> {
                     "created",
                     "gained_life",
                     "refused",
+                    "copied",
                 ];
                 if !KINDS.contains(&kind.as_str()) {
                     let hint =

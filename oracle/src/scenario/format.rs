@@ -102,6 +102,12 @@ pub struct PlayerSetup {
     /// Knowledge Exploitation's prowl cost needs a Rogue among them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dealt_combat_damage_with: Vec<String>,
+    /// What happened earlier this turn, before the scenario's steps: how many permanents were put
+    /// into this player's graveyard from the battlefield (tokens included; a permanent goes to its
+    /// owner's graveyard). Gravestorm counts these with the ones the run itself puts there
+    /// (CR 702.69a: Bitter Ordeal). At most 20.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub permanents_put_into_graveyard_earlier: u32,
 }
 
 fn twenty() -> i32 {

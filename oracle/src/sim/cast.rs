@@ -342,6 +342,22 @@ impl Sim<'_> {
             self.reveal_cards(player, &[r], "701.20c");
         }
         self.push_spell(card, face, targets, player, x);
+        // 702.69a, 603.2: casting a spell with gravestorm triggers its ability; it goes on the
+        // stack above the spell the next time a player would receive priority (603.3).
+        if crate::rules::gravestorm::has_gravestorm(cast_face) {
+            self.pending.push(crate::rules::triggers::PendingTrigger {
+                source: card,
+                controller: player,
+                effect: vec![crate::cards::instructions::Effect::GravestormCopies],
+                on: "this_cast",
+                triggering_player: None,
+                targets: Vec::new(),
+                source_no: self.game.obj(card).object_no,
+                found_no: None,
+                clause: "702.69a",
+                condition: None,
+            });
+        }
         self.release_reveals();
         Ok(())
     }

@@ -36,6 +36,11 @@ impl Sim<'_> {
         self.game.objs[obj].flags.time_counters = 0;
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
+        // 702.69a: gravestorm counts every permanent put into a graveyard from the battlefield this
+        // turn, whoever controlled it, a token too (the Follow the Bodies rulings, 2024-02-09).
+        if crate::rules::gravestorm::counts_move(from, to) {
+            self.game.permanents_to_graveyards += 1;
+        }
         self.last_move.insert(obj, super::MoveCause { clause, step: self.step });
         if to == ZoneRef::Battlefield {
             self.entered.push(obj);
@@ -388,6 +393,7 @@ impl Sim<'_> {
             token: true,
             face_down: false,
             copy: false,
+            spell_copy: false,
             def: def.clone(),
             chars,
             owner: controller,
@@ -439,6 +445,7 @@ impl Sim<'_> {
         self.game.objs.push(crate::model::Obj {
             id,
             copy: true,
+            spell_copy: false,
             token: false,
             face_down: false,
             owner,

@@ -405,6 +405,7 @@ impl Sim<'_> {
                     }
                 }
             }
+            Effect::GravestormCopies => self.gravestorm_copies(ctx.source, ctx.source_no, ctx.controller)?,
             Effect::Investigate => {
                 let Some(clue) = crate::rules::tokens::clue(&self.game) else {
                     return Err(SimError::Unsupported {

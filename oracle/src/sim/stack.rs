@@ -241,7 +241,9 @@ impl Sim<'_> {
                     self.run_effects(&mut ctx, &spell.effect)?;
                 }
                 if self.game.obj(obj).zone == ZoneRef::Stack {
-                    if is_permanent(cast_face) && !all_illegal {
+                    if crate::rules::copy::ceases_to_exist_off_the_stack(self.game.obj(obj)) {
+                        self.copy_leaves_the_stack(obj);
+                    } else if is_permanent(cast_face) && !all_illegal {
                         self.apply_as_enters(&[obj], controller)?;
                         self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3a");
                         self.game.objs[obj].controller = controller;
@@ -359,6 +361,109 @@ impl Sim<'_> {
             found_no: None,
             condition: None,
         });
+    }
+
+    /// 702.69a: gravestorm's ability resolves. `spell` (with `spell_no`, its object number as it
+    /// was cast) is copied once for each permanent put into a graveyard from the battlefield this
+    /// turn, counted now ([`crate::rules::gravestorm::copies`]); each copy is put on the stack as
+    /// it is made, so the last one resolves first.
+    pub(super) fn gravestorm_copies(
+        &mut self,
+        spell: ObjId,
+        spell_no: u32,
+        controller: PlayerId,
+    ) -> Result<(), SimError> {
+        let o = self.game.obj(spell);
+        let on_stack = o.zone == ZoneRef::Stack
+            && o.object_no == spell_no
+            && self.stack.iter().any(|i| matches!(i, StackItem::Spell { obj, .. } if *obj == spell));
+        if !on_stack {
+            return Err(SimError::Unsupported {
+                step: self.step,
+                message: format!(
+                    "{}'s gravestorm resolves after the spell left the stack: copying it from last known information is not modelled",
+                    o.id
+                ),
+            });
+        }
+        let n = crate::rules::gravestorm::copies(&self.game, self.bug(Mutant::GravestormCountsOnlyThisRun));
+        for _ in 0..n {
+            self.copy_spell(spell, controller, "702.69a")?;
+        }
+        Ok(())
+    }
+
+    /// 707.10: puts a copy of the spell `of` on the stack, controlled by `controller` (its
+    /// owner too, 112.2), with the original's choices (its half, X); its controller may keep the
+    /// original's targets or choose new ones (707.10c), a [`Decision::Targets`] the judge reads
+    /// off the copy's `copied` event. The copy is not cast (707.10): no `cast` event, no cast
+    /// trigger. `clause` is the rule that made the copy (702.69a for gravestorm).
+    fn copy_spell(&mut self, of: ObjId, controller: PlayerId, clause: &'static str) -> Result<(), SimError> {
+        let Some((face, original, x)) = self.stack.iter().find_map(|i| match i {
+            StackItem::Spell { obj, face, targets, x, .. } if *obj == of => Some((*face, targets.clone(), *x)),
+            _ => None,
+        }) else {
+            return Ok(());
+        };
+        let copy = self.create_copy(of, controller);
+        // It is put on the stack, on top (405.2).
+        let stack = self.game.zone_mut(ZoneRef::Stack);
+        stack.retain(|&o| o != copy);
+        stack.insert(0, copy);
+        self.game.objs[copy].spell_copy = true;
+        let def = self.game.obj(copy).def.clone();
+        let specs = crate::rules::casting::face_def(&def, face).spell.as_ref().map(|s| s.targets.clone());
+        let targets = match specs {
+            Some(specs) if !specs.is_empty() && !original.is_empty() => {
+                let legal = self.target_options(copy, controller, &specs)?;
+                let options = crate::rules::copy::target_options(&original, legal);
+                let decision =
+                    Decision::Targets { player: controller, source: copy, spell: false, options: options.clone() };
+                match self.decide(&decision)? {
+                    Choice::Targets(chosen) if options.contains(&chosen) => chosen,
+                    other => {
+                        let listed = options.iter().map(|o| self.describe_targets(o)).collect();
+                        let chosen = super::describe_choice(&self.game, &other);
+                        return Err(self.illegal(
+                            Violation::new(
+                                "707.10c",
+                                format!(
+                                    "{chosen} is neither the original's targets nor a legal new choice for the copy"
+                                ),
+                            ),
+                            listed,
+                        ));
+                    }
+                }
+            }
+            _ => original,
+        };
+        let (card, of_id, player) = (self.id(copy), self.id(of), self.pname(controller));
+        // Mutant `spell-copies-cast`: the copy is logged as cast too.
+        if self.bug(Mutant::SpellCopiesCast) {
+            self.emit(crate::mutants::copy_logged_as_cast(&player, &card), "707.10");
+        }
+        let target_names = self.target_names(&targets);
+        self.emit(Event::Copied { player, card, of: of_id, targets: target_names }, clause);
+        self.push_spell(copy, face, targets, controller, x);
+        Ok(())
+    }
+
+    /// 704.5e (707.10): a copy of a spell leaving the stack — resolved, or with every target gone
+    /// (608.2b) — ceases to exist: no zone gets it, and no `moved` event is logged (mutant
+    /// `spell-copy-to-graveyard`: it is put into its owner's graveyard, and stays there).
+    fn copy_leaves_the_stack(&mut self, obj: ObjId) {
+        if self.bug(Mutant::SpellCopyToGraveyard) {
+            let o = &mut self.game.objs[obj];
+            o.copy = false;
+            o.spell_copy = false;
+            self.put_into_graveyard(obj, false, "608.2n");
+            return;
+        }
+        self.rule_decision("704.5e", Vec::new());
+        let owner = self.game.obj(obj).owner;
+        crate::rules::zones::move_object(&mut self.game, obj, ZoneRef::Graveyard(owner), Position::Top, 0);
+        self.game.zone_mut(ZoneRef::Graveyard(owner)).retain(|&o| o != obj);
     }
 
     /// The half of a split card being cast, for a spell on the stack.

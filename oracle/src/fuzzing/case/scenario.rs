@@ -337,6 +337,7 @@ impl FuzzCase {
                     graveyard: setup(&z.graveyard, false),
                     outside: setup(&z.outside, true),
                     dealt_combat_damage_with: Vec::new(),
+                    permanents_put_into_graveyard_earlier: 0,
                 }
             })
             .collect();

@@ -46,10 +46,18 @@ pub fn conservation(setup: &Setup, o: &Outcome) -> Result<(), CheckFailure> {
             Event::Searched { found, .. } => found,
             Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards,
             Event::Triggered { source, .. } => std::slice::from_ref(source),
+            // A copy names the copy and its original (checked below).
+            Event::Copied { card, .. } => std::slice::from_ref(card),
             Event::Shuffled { .. } | Event::LostLife { .. } | Event::GainedLife { .. } | Event::Named { .. } => &[],
         };
-        if let Some(c) =
-            cards.iter().find(|c| !setup.ids.contains_key(c.as_str()) && !crate::scenario::is_run_time_id(setup, c))
+        let original = match &e.event {
+            Event::Copied { of, .. } => std::slice::from_ref(of),
+            _ => &[],
+        };
+        if let Some(c) = cards
+            .iter()
+            .chain(original)
+            .find(|c| !setup.ids.contains_key(c.as_str()) && !crate::scenario::is_run_time_id(setup, c))
         {
             return Err(fail(
                 "conservation",

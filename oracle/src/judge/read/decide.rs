@@ -469,9 +469,23 @@ impl Decider for Observed<'_> {
                     .filter(|e| e.step == step)
                     .filter_map(|e| match &e.event {
                         Event::Triggered { source, targets, .. } if *source == sid => Some(targets.clone()),
+                        // A copy of a spell (707.10c): its targets are on its `copied` event.
+                        Event::Copied { card, targets, .. } if *card == sid => Some(targets.clone()),
                         _ => None,
                     })
                     .nth(k);
+                // A copy of a spell the rules make (707.10) that the log doesn't show: the
+                // engine made fewer copies. The only copies of spells the oracle makes are
+                // gravestorm's, so the count is the rule it breaks (702.69a).
+                if reported.is_none() && game.obj(*source).spell_copy {
+                    return Err(SimError::NoAnswer {
+                        step,
+                        message: format!(
+                            "the rules copy the spell as `{sid}` (gravestorm), but the log has no `copied` event for it"
+                        ),
+                        clause: "702.69a",
+                    });
+                }
                 let Some(reported) = reported else {
                     return Ok(Choice::Targets(options.first().cloned().unwrap_or_default()));
                 };
