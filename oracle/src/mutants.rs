@@ -191,11 +191,14 @@ pub enum Mutant {
     /// Removing the last time counter from a suspended card triggers nothing, so it is never cast
     /// (702.62a).
     SuspendLastCounterNoCast,
+    /// A spell with no legal choice of targets is still offered for a free cast during a
+    /// resolution (Guile), and cast with no targets (601.2c).
+    FreeCastWithoutLegalTarget,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 66] = [
+    pub const ALL: [Mutant; 67] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -262,6 +265,7 @@ impl Mutant {
         Mutant::ProwlAnyCreatureType,
         Mutant::SpellNamedAsItsCard,
         Mutant::SuspendLastCounterNoCast,
+        Mutant::FreeCastWithoutLegalTarget,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -333,6 +337,7 @@ impl Mutant {
             Mutant::ProwlAnyCreatureType => "prowl-any-creature-type",
             Mutant::SpellNamedAsItsCard => "spell-named-as-its-card",
             Mutant::SuspendLastCounterNoCast => "suspend-last-counter-no-cast",
+            Mutant::FreeCastWithoutLegalTarget => "free-cast-without-legal-target",
         }
     }
 
@@ -461,6 +466,9 @@ impl Mutant {
             Mutant::SuspendLastCounterNoCast => {
                 "the last time counter removed from a suspended card (Ancestral Vision) doesn't let it be cast"
             }
+            Mutant::FreeCastWithoutLegalTarget => {
+                "a spell with no legal target (Guile's exiled spell) is still offered for a free cast during a resolution"
+            }
         }
     }
 
@@ -545,6 +553,7 @@ impl Mutant {
             Mutant::ProwlAnyCreatureType => "702.76a",
             Mutant::SpellNamedAsItsCard => "701.23a",
             Mutant::SuspendLastCounterNoCast => "702.62a",
+            Mutant::FreeCastWithoutLegalTarget => "614.1a",
         }
     }
 
