@@ -377,6 +377,19 @@ fn steps_from_outside_and_sorceries_cast_by_a_non_active_player_are_feature_tags
     // A loyalty ability has sorcery timing too (606.3).
     let ashiok = "battlefield: [{card: \"Ashiok, Dream Render\", id: ashiok, owner: Bob}]\n";
     assert!(tags("activate: {player: Bob, card: ashiok, ability: minus_one, targets: [Alice]}", ashiok));
+    // Suspending a sorcery (Ancestral Vision) is possible only when it could be cast (702.62a).
+    let vision = "suspend: {player: Bob, card: av}";
+    let tags_suspend = |step: &str| {
+        let text = format!(
+            "title: t\nrules: [\"702.62a\"]\nsource: {{kind: clause, reference: x}}\ndescription: d\n\
+             players:\n  - name: Alice\n    hand: [{{card: Ancestral Vision, id: aa}}]\n  - name: Bob\n    \
+             hand: [{{card: Ancestral Vision, id: av}}]\nsteps:\n  - {step}\nexpect:\n  outcomes: 1\n"
+        );
+        let l = mtg_oracle::scenario::load_str("t.yaml", &text, &pool).expect("loads");
+        scenario_message(&l, Mode::Scripted).features.contains(&"non-active-player-sorcery".to_string())
+    };
+    assert!(tags_suspend(vision), "a suspend by the non-active player");
+    assert!(!tags_suspend("suspend: {player: Alice, card: aa}"), "the active player's suspend");
     // No bundled scenario needs it unless that is what it tests (none does).
     for l in &scenarios {
         let f = scenario_message(l, Mode::Scripted).features;

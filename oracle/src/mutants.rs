@@ -200,11 +200,14 @@ pub enum Mutant {
     /// A copy of a spell is put into its owner's graveyard as it resolves, and stays there,
     /// instead of ceasing to exist (704.5e).
     SpellCopyToGraveyard,
+    /// A spell with no legal choice of targets is still offered for a free cast during a
+    /// resolution (Guile), and cast with no targets (601.2c).
+    FreeCastWithoutLegalTarget,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 69] = [
+    pub const ALL: [Mutant; 70] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -274,6 +277,7 @@ impl Mutant {
         Mutant::GravestormCountsOnlyThisRun,
         Mutant::SpellCopiesCast,
         Mutant::SpellCopyToGraveyard,
+        Mutant::FreeCastWithoutLegalTarget,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -348,6 +352,7 @@ impl Mutant {
             Mutant::GravestormCountsOnlyThisRun => "gravestorm-counts-only-this-run",
             Mutant::SpellCopiesCast => "spell-copies-cast",
             Mutant::SpellCopyToGraveyard => "spell-copy-to-graveyard",
+            Mutant::FreeCastWithoutLegalTarget => "free-cast-without-legal-target",
         }
     }
 
@@ -483,6 +488,9 @@ impl Mutant {
             Mutant::SpellCopyToGraveyard => {
                 "a resolved copy of a spell goes to its owner's graveyard and stays there instead of ceasing to exist"
             }
+            Mutant::FreeCastWithoutLegalTarget => {
+                "a spell with no legal target (Guile's exiled spell) is still offered for a free cast during a resolution"
+            }
         }
     }
 
@@ -570,6 +578,7 @@ impl Mutant {
             Mutant::GravestormCountsOnlyThisRun => "702.69a",
             Mutant::SpellCopiesCast => "707.10",
             Mutant::SpellCopyToGraveyard => "704.5e",
+            Mutant::FreeCastWithoutLegalTarget => "614.1a",
         }
     }
 

@@ -68,6 +68,25 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
         *missing.get_mut(want_e).expect("paired") -= 1;
         *missing.get_mut(got_e).expect("paired") += 1;
     }
+    // Likewise a `cast` event the rules produce and one the log has, of the same card by the
+    // same player in the same step, that differ only in their targets: one spell cast with wrong
+    // or missing targets (601.2c), not an extra cast and a missing one.
+    for (want_e, got_e) in paired_casts(&missing) {
+        let (at, _) = causes.missing(want_e);
+        if let (Event::Cast { player, card, targets: wt, .. }, Event::Cast { targets: gt, .. }) =
+            (&want_e.event, &got_e.event)
+        {
+            let message = format!(
+                "step {}: {player}'s `cast` event of {card}: field `targets` is {}; the rules target {}",
+                want_e.step,
+                list(gt),
+                list(wt)
+            );
+            event_diffs.push((at, Difference { clause: verdicts::CAST_TARGETS_CLAUSE.to_string(), message }));
+        }
+        *missing.get_mut(want_e).expect("paired") -= 1;
+        *missing.get_mut(got_e).expect("paired") += 1;
+    }
     for (e, n) in &missing {
         if *n > 0 {
             let (at, clause) = causes.missing(e);
@@ -164,6 +183,34 @@ fn paired_searches<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a Log
     for (want, n) in missing.iter().filter(|(e, n)| **n > 0 && who(e).is_some()) {
         for _ in 0..*n {
             if let Some(slot) = extra.iter_mut().find(|(g, k)| *k > 0 && who(g) == who(want)) {
+                slot.1 -= 1;
+                out.push((*want, slot.0));
+            }
+        }
+    }
+    out
+}
+
+/// Pairs a missing `cast` event with an extra one of the same step, player and card that differs
+/// from it only in its targets.
+fn paired_casts<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a LoggedEvent, &'a LoggedEvent)> {
+    // The event with its targets left out: two casts of one spell that differ only there match.
+    let key = |e: &LoggedEvent| match &e.event {
+        Event::Cast { .. } => {
+            let mut e = e.clone();
+            if let Event::Cast { targets, .. } = &mut e.event {
+                targets.clear();
+            }
+            Some(e)
+        }
+        _ => None,
+    };
+    let mut extra: Vec<(&LoggedEvent, i64)> =
+        missing.iter().filter(|(e, n)| **n < 0 && key(e).is_some()).map(|(e, n)| (*e, -*n)).collect();
+    let mut out = Vec::new();
+    for (want, n) in missing.iter().filter(|(e, n)| **n > 0 && key(e).is_some()) {
+        for _ in 0..*n {
+            if let Some(slot) = extra.iter_mut().find(|(g, k)| *k > 0 && key(g) == key(want)) {
                 slot.1 -= 1;
                 out.push((*want, slot.0));
             }

@@ -79,7 +79,8 @@ pub fn features_of(scenario: &Scenario) -> Vec<String> {
 /// player other than the active one (the first) casts a spell with sorcery timing as a step: a
 /// sorcery, or a permanent spell without flash (117.1a), while controlling at set-up nothing that lets them
 /// cast spells as though they had flash (Vedalken Orrery; 702.8a); or activates a loyalty
-/// ability, which has sorcery timing too (606.3). The oracle doesn't model turns
+/// ability, which has sorcery timing too (606.3), or suspends a card with sorcery timing
+/// (702.62a: only when it could begin to be cast). The oracle doesn't model turns
 /// (an adapter gives every player priority to take each step), but an engine that enforces
 /// timing can't set that up, so it can leave the tag out of its features. An `attempt` refused
 /// for timing (117.1a, 305.1) isn't tagged: an engine refuses it either way.
@@ -104,6 +105,9 @@ pub fn features_of_loaded(loaded: &Loaded) -> Vec<String> {
                     && !crate::rules::casting::casts_as_though_flash(game, player)
                     && sorcery_timed(card, face)
             }
+            // Suspending is possible only when the card could begin to be cast (702.62a): for a
+            // sorcery, in its owner's main phase (307.1), which the oracle doesn't check either.
+            Action::Suspend(player, card) => player != active && sorcery_timed(card, None),
             // A loyalty ability has sorcery timing too (606.3).
             Action::Activate { player, card, ability, .. } => {
                 player != active && game.obj(card).def.abilities.get(ability).is_some_and(|a| a.loyalty.is_some())

@@ -82,3 +82,8 @@ pub const ORDERED_SEQUENCES: [(&str, &str); 3] = [
 /// The clause of a difference in which permanents are tapped: a permanent enters untapped unless
 /// the effect putting it there (or one of its own abilities) says it enters tapped (110.5b).
 pub const TAPPED_CLAUSE: &str = "110.5b";
+
+/// A spell cast with targets other than the rules allow or choose (or none reported, when the
+/// engine declares `cast_targets`): its targets are chosen as it is cast (601.2c), so the clause
+/// is that step of casting, not an extra cast and a missing one.
+pub const CAST_TARGETS_CLAUSE: &str = "601.2c";

@@ -623,13 +623,25 @@ impl<'a> Builder<'a> {
                     }
                     _ => None,
                 };
+                // 601.2c: targets are chosen only for a spell that has them.
+                if let (Some(_), Some(o)) = (targets, obj) {
+                    let def = &self.game.obj(o).def;
+                    if def.cast_face(face).spell.as_ref().is_none_or(|s| s.targets.is_empty()) {
+                        return Err(BuildError::new(
+                            format!("{path}.cast.targets"),
+                            format!("{} has no targets to choose (601.2c); leave `targets` out", def.name),
+                        ));
+                    }
+                }
                 ScriptEntry {
                     cards: obj.into_iter().collect(),
                     accept: obj.is_some(),
                     face,
                     run_time_card: copy_of.and(card.clone()),
+                    cast_targets_given: targets.is_some(),
                     targets: targets
                         .iter()
+                        .flatten()
                         .enumerate()
                         .map(|(k, t)| self.target(t, &format!("{path}.cast.targets[{k}]")))
                         .collect::<Result<_, _>>()?,

@@ -512,9 +512,11 @@ pub enum ScriptedDecision {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<String>,
         /// The spell's targets (601.2c), card ids and player names in the order the spell lists
-        /// them; omitted, they are explored (or read from a `targets` entry).
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        targets: Vec<String>,
+        /// them; left out, every legal choice is explored. An empty list is a choice like any
+        /// other (an error for a spell that needs a target), and a list for a spell without
+        /// targets is an error.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        targets: Option<Vec<String>>,
     },
     /// The targets of a triggered ability (603.3d), card ids and player names in order.
     Targets {

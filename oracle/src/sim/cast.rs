@@ -429,6 +429,10 @@ impl Sim<'_> {
         targets: &[TargetChoice],
         player: PlayerId,
     ) -> Result<Vec<TargetChoice>, SimError> {
+        // Mutant `free-cast-without-legal-target`: a spell cast with no target at all passes.
+        if targets.is_empty() && !wanted.is_empty() && self.bug(crate::mutants::Mutant::FreeCastWithoutLegalTarget) {
+            return Ok(Vec::new());
+        }
         let targets: Vec<TargetChoice> = targets
             .iter()
             .map(|t| match *t {

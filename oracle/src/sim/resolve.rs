@@ -1095,7 +1095,8 @@ impl Sim<'_> {
         let mut castable = Vec::with_capacity(options.len());
         for &(o, face) in options {
             let choices = self.free_cast_target_options(caster, o, face)?.map(|t| t.len());
-            if crate::rules::casting::has_legal_targets(choices) {
+            // Mutant `free-cast-without-legal-target`: offered all the same.
+            if crate::rules::casting::has_legal_targets(choices) || self.bug(Mutant::FreeCastWithoutLegalTarget) {
                 castable.push((o, face));
             }
         }
@@ -1132,6 +1133,8 @@ impl Sim<'_> {
         // 601.2c: the caster chooses the spell's targets.
         let targets = match self.free_cast_target_options(caster, card, face)? {
             None => Vec::new(),
+            // Only under mutant `free-cast-without-legal-target` (no legal choice isn't offered).
+            Some(target_options) if target_options.is_empty() => Vec::new(),
             Some(target_options) => {
                 let decision =
                     Decision::Targets { player: caster, source: card, spell: true, options: target_options.clone() };

@@ -47,6 +47,9 @@ pub struct ScriptEntry {
     pub face: Option<usize>,
     /// For `targets`.
     pub targets: Vec<crate::sim::TargetChoice>,
+    /// For `cast`: whether the entry gives the spell's targets (an empty list included), so
+    /// that they are checked rather than explored (601.2c).
+    pub cast_targets_given: bool,
     /// For `cast`: the id of an object the run creates (a copy, `<card id>-copy-<n>`), found when
     /// the decision comes up.
     pub run_time_card: Option<String>,
@@ -63,6 +66,7 @@ impl ScriptEntry {
             name: None,
             face: None,
             targets: Vec::new(),
+            cast_targets_given: false,
             run_time_card: None,
         }
     }
@@ -154,7 +158,7 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                         Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
                     }
                     (ScriptKind::Name | ScriptKind::Replacement, _) => Choice::Name(e.name.clone().unwrap_or_default()),
-                    (ScriptKind::Cast, _) if !e.targets.is_empty() && !e.cards.is_empty() => {
+                    (ScriptKind::Cast, _) if e.cast_targets_given && !e.cards.is_empty() => {
                         self.cast_targets = Some((i, e.targets.clone()));
                         Choice::Cast(e.cards.first().map(|&c| (c, e.face)))
                     }
