@@ -10,10 +10,10 @@ use crate::model::{Game, ZoneRef};
 /// every copy multiplies the outcomes of its search, so the count is kept small.
 pub const MAX_EARLIER: u32 = 20;
 
-/// 702.69a: the spell cast with this face has gravestorm, so its ability triggers. (A spell with
-/// several instances would trigger once for each; a keyword list holds one, and no card has two.)
-pub fn has_gravestorm(face: &CardDef) -> bool {
-    face.keywords.contains(&Keyword::Gravestorm)
+/// 702.69a, 702.69b: how many gravestorm abilities trigger as the spell cast with this face is
+/// cast — one for each instance of the keyword it has, each making its own copies.
+pub fn instances(face: &CardDef) -> usize {
+    face.keywords.iter().filter(|k| **k == Keyword::Gravestorm).count()
 }
 
 /// 702.69a: a zone change the count includes — from the battlefield to any graveyard. A card

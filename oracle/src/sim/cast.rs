@@ -343,8 +343,9 @@ impl Sim<'_> {
         }
         self.push_spell(card, face, targets, player, x);
         // 702.69a, 603.2: casting a spell with gravestorm triggers its ability; it goes on the
-        // stack above the spell the next time a player would receive priority (603.3).
-        if crate::rules::gravestorm::has_gravestorm(cast_face) {
+        // stack above the spell the next time a player would receive priority (603.3). Each
+        // instance of the keyword triggers separately (702.69b).
+        for _ in 0..crate::rules::gravestorm::instances(cast_face) {
             self.pending.push(crate::rules::triggers::PendingTrigger {
                 source: card,
                 controller: player,

@@ -419,7 +419,21 @@ impl Sim<'_> {
                 let options = crate::rules::copy::target_options(&original, legal);
                 let decision =
                     Decision::Targets { player: controller, source: copy, spell: false, options: options.clone() };
-                match self.decide(&decision)? {
+                let same = |a: &TargetChoice, b: &TargetChoice| match (a, b) {
+                    (TargetChoice::Obj(x, _), TargetChoice::Obj(y, _)) => x == y,
+                    _ => a == b,
+                };
+                let choice = self.decide(&decision)?;
+                // The original's targets kept, named as the objects they are now (an exiled
+                // target has a new object number): still the original's (707.10c).
+                let kept = match &choice {
+                    Choice::Targets(chosen) if !options.contains(chosen) => {
+                        crate::rules::copy::kept_original(chosen, &original, same)
+                    }
+                    _ => None,
+                };
+                match choice {
+                    _ if kept.is_some() => kept.unwrap_or_default(),
                     Choice::Targets(chosen) if options.contains(&chosen) => chosen,
                     other => {
                         let listed = options.iter().map(|o| self.describe_targets(o)).collect();
