@@ -72,8 +72,13 @@ impl Causes {
         if let Some((i, (_, clause))) = counterpart {
             return (event_key(i) + 1, clause);
         }
-        // 707.10: a copy of a spell the replay put on the stack is not cast.
-        if let Event::Cast { card, .. } = &e.event
+        // 707.10: a copy of a spell the replay put on the stack is not cast, so neither is it
+        // logged as cast nor do its "when you cast" abilities (gravestorm's own) trigger.
+        let copy = match &e.event {
+            Event::Cast { card, .. } | Event::Triggered { source: card, .. } => Some(card),
+            _ => None,
+        };
+        if let Some(card) = copy
             && let Some(i) =
                 self.log.iter().position(|(l, _)| matches!(&l.event, Event::Copied { card: c, .. } if c == card))
         {
