@@ -163,7 +163,11 @@ impl Observables {
     }
 
     /// One event as the projection keeps it, or `None` when it isn't observed at all.
-    pub fn project_event(&self, e: &LoggedEvent, strip_on: bool) -> Option<LoggedEvent> {
+    /// `strip_trigger_kinds` drops `triggered.on` as [`Observables::project`] does; so does an
+    /// engine that doesn't report trigger kinds, so that a replayed event and its projection in
+    /// the outcome stay equal (the judge finds the clause of a missing event by that equality).
+    pub fn project_event(&self, e: &LoggedEvent, strip_trigger_kinds: bool) -> Option<LoggedEvent> {
+        let strip_on = strip_trigger_kinds || !self.has(Observable::TriggerKind);
         let mut e = e.clone();
         match &mut e.event {
             Event::Searched { .. } if !self.has(Observable::Searched) => return None,
