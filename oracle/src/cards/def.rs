@@ -156,7 +156,7 @@ pub struct CardDef {
     /// Dredge N (CR 702.52a).
     #[serde(default)]
     pub dredge: Option<u32>,
-    /// Suspend N—[cost] (CR 702.62a): exiled from hand as a special action with N time counters
+    /// Suspend N—\[cost\] (CR 702.62a): exiled from hand as a special action with N time counters
     /// (116.2f), a counter removed at the beginning of each of its owner's upkeeps, and cast
     /// without paying its mana cost when the last is removed (`rules::suspend`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -174,7 +174,7 @@ pub struct CardDef {
     pub unmodelled_acts: Vec<UnmodelledWhen>,
 }
 
-/// The numbers of "Suspend N—[cost]" (CR 702.62a).
+/// The numbers of "Suspend N—\[cost\]" (CR 702.62a).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Suspend {

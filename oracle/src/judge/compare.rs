@@ -173,29 +173,17 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
 
 /// Pairs a missing `searched` event with an extra one of the same step and player.
 fn paired_searches<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a LoggedEvent, &'a LoggedEvent)> {
-    let who = |e: &LoggedEvent| match &e.event {
+    paired_by(missing, |e| match &e.event {
         Event::Searched { player, .. } => Some((e.step, player.clone())),
         _ => None,
-    };
-    let mut extra: Vec<(&LoggedEvent, i64)> =
-        missing.iter().filter(|(e, n)| **n < 0 && who(e).is_some()).map(|(e, n)| (*e, -*n)).collect();
-    let mut out = Vec::new();
-    for (want, n) in missing.iter().filter(|(e, n)| **n > 0 && who(e).is_some()) {
-        for _ in 0..*n {
-            if let Some(slot) = extra.iter_mut().find(|(g, k)| *k > 0 && who(g) == who(want)) {
-                slot.1 -= 1;
-                out.push((*want, slot.0));
-            }
-        }
-    }
-    out
+    })
 }
 
 /// Pairs a missing `cast` event with an extra one of the same step, player and card that differs
 /// from it only in its targets.
 fn paired_casts<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a LoggedEvent, &'a LoggedEvent)> {
     // The event with its targets left out: two casts of one spell that differ only there match.
-    let key = |e: &LoggedEvent| match &e.event {
+    paired_by(missing, |e| match &e.event {
         Event::Cast { .. } => {
             let mut e = e.clone();
             if let Event::Cast { targets, .. } = &mut e.event {
@@ -204,14 +192,23 @@ fn paired_casts<'a>(missing: &BTreeMap<&'a LoggedEvent, i64>) -> Vec<(&'a Logged
             Some(e)
         }
         _ => None,
-    };
-    let mut extra: Vec<(&LoggedEvent, i64)> =
-        missing.iter().filter(|(e, n)| **n < 0 && key(e).is_some()).map(|(e, n)| (*e, -*n)).collect();
+    })
+}
+
+/// Pairs each missing event with an extra one of the same `key` (events without a key aren't
+/// paired), one extra event per missing one.
+fn paired_by<'a, K: PartialEq>(
+    missing: &BTreeMap<&'a LoggedEvent, i64>,
+    key: impl Fn(&LoggedEvent) -> Option<K>,
+) -> Vec<(&'a LoggedEvent, &'a LoggedEvent)> {
+    let mut extra: Vec<(&LoggedEvent, K, i64)> =
+        missing.iter().filter(|(_, n)| **n < 0).filter_map(|(e, n)| key(e).map(|k| (*e, k, -*n))).collect();
     let mut out = Vec::new();
-    for (want, n) in missing.iter().filter(|(e, n)| **n > 0 && key(e).is_some()) {
+    for (want, n) in missing.iter().filter(|(_, n)| **n > 0) {
+        let Some(want_key) = key(want) else { continue };
         for _ in 0..*n {
-            if let Some(slot) = extra.iter_mut().find(|(g, k)| *k > 0 && key(g) == key(want)) {
-                slot.1 -= 1;
+            if let Some(slot) = extra.iter_mut().find(|(_, k, left)| *left > 0 && *k == want_key) {
+                slot.2 -= 1;
                 out.push((*want, slot.0));
             }
         }

@@ -1017,20 +1017,11 @@ impl Sim<'_> {
             // 702.62a: "you may play it without paying its mana cost if able; if you don't, it
             // remains exiled" — during the resolution (as Guile's cast), targets chosen (601.2c).
             Effect::MayCastSuspended => {
-                use crate::rules::casting::{castable_faces, is_castable};
                 let source = ctx.source;
                 if self.game.obj(source).object_no != ctx.source_no || self.game.obj(source).zone != ZoneRef::Exile {
                     return Ok(());
                 }
-                let caster = ctx.controller;
-                let def = self.game.obj(source).def.clone();
-                let options: Vec<(ObjId, Option<usize>)> = castable_faces(&def)
-                    .into_iter()
-                    .filter(|&f| is_castable(&def, f) && self.additional_cost_payable(caster, source, f))
-                    .map(|f| (source, f))
-                    .collect();
-                let owner = self.game.obj(source).owner;
-                self.cast_one_free(caster, &[owner], &options)?;
+                self.offer_free_cast_of(ctx.controller, source)?;
             }
         }
         Ok(())
@@ -1078,6 +1069,20 @@ impl Sim<'_> {
             self.game.objs[card].flags.graveyard_to_exile = true;
         }
         Ok(Some(self.game.obj(card).owner))
+    }
+
+    /// Offers `caster` to cast the one card `card` without paying its mana cost, as any face of
+    /// it that may be cast and whose additional cost can be paid, from its owner's zone.
+    fn offer_free_cast_of(&mut self, caster: PlayerId, card: ObjId) -> Result<Option<ObjId>, SimError> {
+        use crate::rules::casting::{castable_faces, is_castable};
+        let def = self.game.obj(card).def.clone();
+        let options: Vec<(ObjId, Option<usize>)> = castable_faces(&def)
+            .into_iter()
+            .filter(|&f| is_castable(&def, f) && self.additional_cost_payable(caster, card, f))
+            .map(|f| (card, f))
+            .collect();
+        let owner = self.game.obj(card).owner;
+        self.cast_one_free(caster, &[owner], &options)
     }
 
     /// `caster` may cast one of `options` (a card and the face to cast) from `from`'s zones
@@ -1243,19 +1248,11 @@ impl Sim<'_> {
     /// the resolution and without paying its mana cost, or else never (the 2007-10-01 rulings).
     /// A copy of a spell ceases to exist off the stack (704.5e), leaving nothing to cast.
     fn exile_instead_of_countering(&mut self, caster: PlayerId, spell: ObjId) -> Result<(), SimError> {
-        use crate::rules::casting::{castable_faces, is_castable};
         self.move_card(spell, ZoneRef::Exile, Position::Top, 0, "614.1a");
         if !self.game.zone(ZoneRef::Exile).contains(&spell) {
             return Ok(());
         }
-        let def = self.game.obj(spell).def.clone();
-        let options: Vec<(ObjId, Option<usize>)> = castable_faces(&def)
-            .into_iter()
-            .filter(|&f| is_castable(&def, f) && self.additional_cost_payable(caster, spell, f))
-            .map(|f| (spell, f))
-            .collect();
-        let owner = self.game.obj(spell).owner;
-        self.cast_one_free(caster, &[owner], &options)?;
+        self.offer_free_cast_of(caster, spell)?;
         Ok(())
     }
 
