@@ -279,3 +279,35 @@ fn a_free_casts_targets_are_read_from_its_cast_event_or_each_choice_is_tried() {
     assert!(judged.unchecked.contains(&Observable::CastTargets), "{:?}", judged.unchecked);
     assert_eq!(Observable::CastTargets.not_observed(), "cast targets not observed");
 }
+
+/// 702.62a: a suspended card's time counters are part of the outcome (observable `time_counters`):
+/// a wrong count is illegal and names suspend; an engine that doesn't report them isn't judged on
+/// them, and its report says so.
+#[test]
+fn time_counters_are_compared_when_observed() {
+    use mtg_oracle::judge::judge_observing;
+    use mtg_oracle::observables::{Observable, Observables};
+    let s = mtg_oracle_tests::load_bundled("702.62-suspend/702.62a-upkeep-removes-a-time-counter-not-the-last.yaml");
+    let x = explore(&s.setup, 10_000).expect("explores");
+    let legal = x.outcomes.values().next().expect("one outcome").outcome.clone();
+    assert_eq!(legal.time_counters.get("vision"), Some(&1), "one of two counters removed: {legal:?}");
+    assert_legal(&s, &legal);
+    // An engine whose upkeep trigger removed nothing.
+    let mut none_removed = legal.clone();
+    none_removed.time_counters.insert("vision".into(), 2);
+    let verdict = judge(&s.setup, &none_removed);
+    let first = match &verdict {
+        mtg_oracle::verdict::Verdict::Illegal(d) => d.first().map(|d| d.clause.as_str()),
+        _ => None,
+    };
+    assert_eq!(first, Some("702.62a"), "{verdict:?}");
+    // An engine without `time_counters` reports none: not compared, and said so.
+    let mut unreported = legal.clone();
+    unreported.time_counters.clear();
+    let all_but: Vec<Observable> = Observable::ALL.into_iter().filter(|&o| o != Observable::TimeCounters).collect();
+    let judged = judge_observing(&s.setup, &unreported, &Observables::only(&all_but));
+    assert!(judged.verdict.is_legal(), "{:?}", judged.verdict);
+    assert!(judged.unchecked.contains(&Observable::TimeCounters), "{:?}", judged.unchecked);
+    // Reported by an engine that declares everything, a missing count is wrong.
+    assert!(!judge(&s.setup, &unreported).is_legal());
+}

@@ -57,11 +57,15 @@ pub enum Observable {
     /// of a spell cast during a resolution (Guile's exiled spell, a suspended card) are each a
     /// reading the judge tries, and what the log says about any spell's targets is not checked.
     CastTargets,
+    /// The outcome's `time_counters`: how many time counters each exiled card has (702.62a).
+    /// Without it a suspended card's count is checked only through what it causes (its upkeep
+    /// trigger, and the cast when the last one is removed).
+    TimeCounters,
 }
 
 impl Observable {
     /// Every observable, in report order.
-    pub const ALL: [Observable; 9] = [
+    pub const ALL: [Observable; 10] = [
         Observable::Known,
         Observable::LibraryTop,
         Observable::MovesWithinLibrary,
@@ -71,6 +75,7 @@ impl Observable {
         Observable::Searched,
         Observable::Tapped,
         Observable::CastTargets,
+        Observable::TimeCounters,
     ];
 
     /// The name used in `hello` and reports.
@@ -85,6 +90,7 @@ impl Observable {
             Observable::Searched => "searched",
             Observable::Tapped => "tapped",
             Observable::CastTargets => "cast_targets",
+            Observable::TimeCounters => "time_counters",
         }
     }
 
@@ -100,6 +106,7 @@ impl Observable {
             Observable::Searched => "searches",
             Observable::Tapped => "tapped permanents",
             Observable::CastTargets => "cast targets",
+            Observable::TimeCounters => "time counters",
         };
         format!("{what} not observed")
     }
@@ -158,6 +165,9 @@ impl Observables {
         if !self.has(Observable::Tapped) {
             outcome.tapped.clear();
         }
+        if !self.has(Observable::TimeCounters) {
+            outcome.time_counters.clear();
+        }
         let strip_on = strip_trigger_kinds || !self.has(Observable::TriggerKind);
         outcome.events = outcome.events.iter().filter_map(|e| self.project_event(e, strip_on)).collect();
     }
@@ -205,6 +215,7 @@ impl Observables {
             Observable::TriggerKind => expected.events.iter().any(|e| matches!(e.event, Event::Triggered { .. })),
             Observable::Searched => expected.events.iter().any(|e| matches!(e.event, Event::Searched { .. })),
             Observable::Tapped => !expected.tapped.is_empty(),
+            Observable::TimeCounters => !expected.time_counters.is_empty(),
             Observable::CastTargets => {
                 expected.events.iter().any(|e| matches!(&e.event, Event::Cast { targets, .. } if !targets.is_empty()))
             }

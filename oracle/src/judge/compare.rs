@@ -30,6 +30,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
         life: observed.life.clone(),
         counters: observed.counters.clone(),
         tapped: observed.tapped.clone(),
+        time_counters: observed.time_counters.clone(),
         events: observed.events.clone(),
     }
     .into_canonical(&expected.fixed);
@@ -158,6 +159,16 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
     }
     if want.counters != got.counters {
         push("122.1", format!("counters should be {} but are {}", counters(&want.counters), counters(&got.counters)));
+    }
+    if want.time_counters != got.time_counters {
+        push(
+            crate::rules::suspend::TIME_COUNTERS_CLAUSE,
+            format!(
+                "time counters should be {} but are {}",
+                counters(&want.time_counters),
+                counters(&got.time_counters)
+            ),
+        );
     }
     if want.tapped != got.tapped {
         push(

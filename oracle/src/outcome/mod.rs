@@ -281,6 +281,10 @@ pub struct Outcome {
     /// "put onto the battlefield tapped" (Rampant Growth, Evolving Wilds) and {T} costs show here.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tapped: Vec<String>,
+    /// Time counters on exiled cards, by id (left out when none; 702.62a, observable
+    /// `time_counters`): a suspended card's count after it was exiled and each upkeep.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub time_counters: BTreeMap<String, u32>,
     /// Event log in order.
     #[serde(default)]
     pub events: Vec<LoggedEvent>,
@@ -437,6 +441,7 @@ impl Outcome {
             players.dedup();
         }
         out.counters.retain(|_, v| *v != 0);
+        out.time_counters.retain(|_, v| *v != 0);
         out.tapped.sort_unstable();
         out.tapped.dedup();
         out.events = canonical_events(&out.events);

@@ -8,6 +8,10 @@ use crate::model::{Game, Obj, ObjId, PlayerId, TurnPosition, ZoneRef};
 use crate::rules::Violation;
 use crate::rules::triggers::{Happening, PendingTrigger};
 
+/// The clause a difference in time counters breaks: suspend exiles a card with N time counters
+/// and removes one at each of its owner's upkeeps (702.62a).
+pub const TIME_COUNTERS_CLAUSE: &str = "702.62a";
+
 /// 702.62b: a card is suspended while it is in exile, has suspend and has at least one time
 /// counter. A card with suspend exiled some other way (Guile, a counterspell's exile) has no time
 /// counters, so it isn't suspended and its upkeep trigger never triggers.

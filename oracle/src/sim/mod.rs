@@ -539,6 +539,7 @@ impl<'d> Sim<'d> {
         let mut known = BTreeMap::new();
         let mut counters = BTreeMap::new();
         let mut tapped = Vec::new();
+        let mut time_counters = BTreeMap::new();
         for o in &self.game.objs {
             // Hidden zones, and face-down cards in exile (406.3), record who has seen each card.
             let hidden = matches!(o.zone, ZoneRef::Hand(_) | ZoneRef::Library(_) | ZoneRef::Outside(_))
@@ -554,9 +555,12 @@ impl<'d> Sim<'d> {
             if o.zone == ZoneRef::Battlefield && o.flags.tapped {
                 tapped.push(o.id.clone());
             }
+            if o.zone == ZoneRef::Exile && o.flags.time_counters > 0 {
+                time_counters.insert(o.id.clone(), o.flags.time_counters);
+            }
         }
         let life = self.game.players.iter().map(|p| (p.name.clone(), p.life)).collect();
-        let outcome = Outcome { zones, known, life, counters, tapped, events };
+        let outcome = Outcome { zones, known, life, counters, tapped, time_counters, events };
         LegalOutcome { outcome: outcome.into_canonical(&fixed), fixed }
     }
 }
