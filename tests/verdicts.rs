@@ -223,6 +223,7 @@ mod arbitrary_observations {
                 life,
                 counters: Default::default(),
                 tapped: Vec::new(),
+                time_counters: Default::default(),
                 events: events.into_iter().map(|(step, event)| LoggedEvent { step, event }).collect(),
             })
     }
