@@ -38,13 +38,6 @@ pub fn ceases_to_exist_off_the_stack(obj: &Obj) -> bool {
     obj.spell_copy
 }
 
-/// 707.10: putting a copy on the stack isn't casting it, so no `cast` event is logged for it and
-/// no "when you cast" ability triggers. Mutant `spell-copies-cast`: the engine logs each copy as
-/// cast.
-pub fn copy_is_cast(mutant_cast: bool) -> bool {
-    mutant_cast
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

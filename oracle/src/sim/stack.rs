@@ -432,10 +432,10 @@ impl Sim<'_> {
                     }
                     _ => None,
                 };
-                match choice {
-                    _ if kept.is_some() => kept.unwrap_or_default(),
-                    Choice::Targets(chosen) if options.contains(&chosen) => chosen,
-                    other => {
+                match (choice, kept) {
+                    (_, Some(kept)) => kept,
+                    (Choice::Targets(chosen), None) if options.contains(&chosen) => chosen,
+                    (other, None) => {
                         let listed = options.iter().map(|o| self.describe_targets(o)).collect();
                         let chosen = super::describe_choice(&self.game, &other);
                         return Err(self.illegal(
