@@ -311,3 +311,18 @@ fn time_counters_are_compared_when_observed() {
     // Reported by an engine that declares everything, a missing count is wrong.
     assert!(!judge(&s.setup, &unreported).is_legal());
 }
+
+/// fuzz/FINDINGS.md #12: in a simultaneous search (701.23i) a Panglacial Wurm the first searcher
+/// cast from their library (601.3) is on the stack, so the next searcher of that library can't
+/// find it; the outcomes that do happen (the Wurm found, or cast) stay legal.
+#[test]
+fn a_wurm_cast_during_an_earlier_search_is_not_found_by_a_later_searcher() {
+    let name = "fuzz-search_request-162cd4b38278";
+    let s = load(name);
+    assert_illegal(&s, &observed(name, "illegal"), "701.23a", &["panglacial-wurm", "not in a zone that was searched"]);
+    let legal = explore(&s.setup, 10_000).expect("the scenario explores");
+    assert_eq!(legal.outcomes.len(), 2);
+    for o in legal.outcomes.values() {
+        assert_legal(&s, &o.outcome);
+    }
+}

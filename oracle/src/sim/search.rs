@@ -84,7 +84,11 @@ impl Sim<'_> {
             };
             // 601.3: the searcher may cast a Panglacial Wurm they look at in their own library; it
             // leaves for the stack and the search goes on without it.
+            let seen_before_casts = looked_at.clone();
             let looked_at = self.offer_casts_while_searching(searcher, whose, &zones, looked_at)?;
+            // A card cast from the library is on the stack now: a later searcher of the same
+            // library can't find it either (found by the `search_request` fuzz target).
+            taken.extend(seen_before_casts.into_iter().filter(|o| !looked_at.contains(o)));
             let mut parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
