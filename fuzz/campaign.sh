@@ -10,6 +10,13 @@
 # crash (-ignore_crashes=1) and saves every crashing input under fuzz/artifacts/TARGET/ — the
 # multi-core campaign. The corpus copy and the log are kept in $CAMPAIGN_DIR (default: a new
 # temporary directory), whose path is printed.
+#
+# FUZZ_PROFILE=fast (default: standard) builds without comparison tracing (`cargo fuzz build
+# --no-trace-compares`, into fuzz/target/fast so the standard build stays) and turns off
+# libFuzzer's entropic schedule (-entropic=0). On these targets each input runs so much code that
+# libFuzzer's bookkeeping per feature (entropic's rare-feature updates) and the comparison hooks
+# cost more than the targets themselves: measured 2026-12-06, the fast profile runs each target
+# 1.8-2.7x faster and reaches more coverage in the same time (README.md, "Profiles").
 set -euo pipefail
 cd "$(dirname "$0")"
 target="${1:?usage: fuzz/campaign.sh TARGET SECONDS [JOBS] [-- libFuzzer flags]}"
@@ -22,10 +29,20 @@ mkdir -p "$dir/corpus" "artifacts/$target"
 cp -r "../corpus/$target/." "$dir/corpus/"
 echo "campaign: $target for ${seconds}s, jobs=$jobs, corpus copy in $dir/corpus" >&2
 flags=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1)
+build=(--sanitizer none -O)
+case "${FUZZ_PROFILE:-standard}" in
+    standard) ;;
+    fast)
+        build+=(--no-trace-compares --target-dir target/fast)
+        flags+=(-entropic=0)
+        ;;
+    *) echo "campaign.sh: FUZZ_PROFILE must be standard or fast, not '${FUZZ_PROFILE}'" >&2; exit 2 ;;
+esac
+echo "campaign: profile ${FUZZ_PROFILE:-standard}" >&2
 if [ "$jobs" -gt 0 ]; then
     flags+=(-fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
-cargo fuzz run "$target" --sanitizer none -O "$dir/corpus" -- "${flags[@]}" "$@" 2>&1 | tee "$dir/log"
+cargo fuzz run "$target" "${build[@]}" "$dir/corpus" -- "${flags[@]}" "$@" 2>&1 | tee "$dir/log"
 status=${PIPESTATUS[0]}
 echo "campaign: $target done (exit $status); corpus now $(ls "$dir/corpus" | wc -l) files; log $dir/log" >&2
 exit "$status"

@@ -87,8 +87,12 @@ impl Sim<'_> {
             let seen_before_casts = looked_at.clone();
             let looked_at = self.offer_casts_while_searching(searcher, whose, &zones, looked_at)?;
             // A card cast from the library is on the stack now: a later searcher of the same
-            // library can't find it either (found by the `search_request` fuzz target).
-            taken.extend(seen_before_casts.into_iter().filter(|o| !looked_at.contains(o)));
+            // library can't find it either (found by the `search_request` fuzz target). Casting
+            // only removes cards, so equal lengths mean none was cast (no set for a large look).
+            if looked_at.len() != seen_before_casts.len() {
+                let still: BTreeSet<ObjId> = looked_at.iter().copied().collect();
+                taken.extend(seen_before_casts.into_iter().filter(|o| !still.contains(o)));
+            }
             let mut parts: Vec<PartPlan> = specs
                 .iter()
                 .zip(&same_name)
