@@ -203,11 +203,15 @@ pub enum Mutant {
     /// A spell with no legal choice of targets is still offered for a free cast during a
     /// resolution (Guile), and cast with no targets (601.2c).
     FreeCastWithoutLegalTarget,
+    /// In a search by several players at once (701.23i), a card the first searcher cast from the
+    /// library they search (Panglacial Wurm, 601.3) can still be found by a later searcher of
+    /// that library, as if it had not left (fuzz finding 12).
+    CastCardStillFindable,
 }
 
 impl Mutant {
     /// Every mutant, in a fixed order.
-    pub const ALL: [Mutant; 70] = [
+    pub const ALL: [Mutant; 71] = [
         Mutant::NoShuffleAfterSearch,
         Mutant::PublicCopiesOptional,
         Mutant::HiddenCopiesForced,
@@ -278,6 +282,7 @@ impl Mutant {
         Mutant::SpellCopiesCast,
         Mutant::SpellCopyToGraveyard,
         Mutant::FreeCastWithoutLegalTarget,
+        Mutant::CastCardStillFindable,
     ];
 
     /// The name used on the command line (`serve --mutant NAME`).
@@ -353,6 +358,7 @@ impl Mutant {
             Mutant::SpellCopiesCast => "spell-copies-cast",
             Mutant::SpellCopyToGraveyard => "spell-copy-to-graveyard",
             Mutant::FreeCastWithoutLegalTarget => "free-cast-without-legal-target",
+            Mutant::CastCardStillFindable => "cast-card-still-findable",
         }
     }
 
@@ -491,6 +497,9 @@ impl Mutant {
             Mutant::FreeCastWithoutLegalTarget => {
                 "a spell with no legal target (Guile's exiled spell) is still offered for a free cast during a resolution"
             }
+            Mutant::CastCardStillFindable => {
+                "a Panglacial Wurm one searcher cast can still be found by a later searcher of the same library"
+            }
         }
     }
 
@@ -579,6 +588,7 @@ impl Mutant {
             Mutant::SpellCopiesCast => "707.10",
             Mutant::SpellCopyToGraveyard => "704.5e",
             Mutant::FreeCastWithoutLegalTarget => "614.1a",
+            Mutant::CastCardStillFindable => "701.23a",
         }
     }
 

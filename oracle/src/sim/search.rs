@@ -89,7 +89,8 @@ impl Sim<'_> {
             // A card cast from the library is on the stack now: a later searcher of the same
             // library can't find it either (found by the `search_request` fuzz target). Casting
             // only removes cards, so equal lengths mean none was cast (no set for a large look).
-            if looked_at.len() != seen_before_casts.len() {
+            // Mutant `cast-card-still-findable`: the cast card stays findable.
+            if looked_at.len() != seen_before_casts.len() && !self.bug(Mutant::CastCardStillFindable) {
                 let still: BTreeSet<ObjId> = looked_at.iter().copied().collect();
                 taken.extend(seen_before_casts.into_iter().filter(|o| !still.contains(o)));
             }
