@@ -326,3 +326,60 @@ fn a_wurm_cast_during_an_earlier_search_is_not_found_by_a_later_searcher() {
         assert_legal(&s, &o.outcome);
     }
 }
+
+/// Two Panglacial Wurms cast during one search (601.3): the log must list the casts in the order
+/// the stack shows (101.4c, 405.2). The judge once compared `cast` entries' order by their kind
+/// alone, so every order of the casts looked alike (found by a black-box audit, 2026-12-06).
+#[test]
+fn casts_logged_in_an_order_the_stack_contradicts_are_rejected() {
+    let name = "101.4c-two-wurms-cast-during-one-search-logged-in-stack-order";
+    let s = load(name);
+    let bad = observed(name, "illegal");
+    assert!(!judge(&s.setup, &bad).is_legal(), "the contradicting log must be rejected");
+    let legal = explore(&s.setup, 10_000).expect("the scenario explores");
+    assert_eq!(legal.outcomes.len(), 9);
+    let mut both_cast = 0;
+    for o in legal.outcomes.values() {
+        assert_legal(&s, &o.outcome);
+        let casts: Vec<&str> = o
+            .outcome
+            .events
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::Cast { card, .. } if e.step == 1 => Some(card.as_str()),
+                _ => None,
+            })
+            .collect();
+        if casts.len() == 2 {
+            both_cast += 1;
+            // The same outcome with its two casts listed the other way round.
+            let mut swapped = o.outcome.clone();
+            let at: Vec<usize> = swapped
+                .events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.step == 1 && matches!(e.event, Event::Cast { .. }))
+                .map(|(i, _)| i)
+                .collect();
+            swapped.events.swap(at[0], at[1]);
+            assert!(!judge(&s.setup, &swapped).is_legal(), "casts {casts:?} listed in reverse were accepted");
+        }
+    }
+    assert_eq!(both_cast, 2, "both orders of casting the two Wurms are legal outcomes");
+}
+
+/// fuzz/FINDINGS.md #13 (`engine_diff`): a merged search's found creature sacrificed in the same
+/// step has two unordered `moved` entries; the split of the found cards between the instructions
+/// is read from its move out of the searched library, not from whichever entry is listed first.
+#[test]
+fn a_found_card_moved_again_in_the_same_step_is_split_by_its_move_out_of_the_library() {
+    let name = "701.23h-merged-search-found-creature-sacrificed-to-ob-nixilis";
+    let s = load(name);
+    let o = observed(name, "legal");
+    let first_bears_move = o.events.iter().find_map(|e| match &e.event {
+        Event::Moved { card, from, .. } if card == "bears" => Some(from.as_str()),
+        _ => None,
+    });
+    assert_eq!(first_bears_move, Some("battlefield"), "the sacrifice must be listed first to test the reading");
+    assert_legal(&s, &o);
+}

@@ -68,3 +68,10 @@ pub fn engine_diff(data: &[u8]) -> Result<(), CheckFailure> {
         }),
     }
 }
+
+/// The outcome the in-process reference engine answered for an `engine_diff` input whose check
+/// failed (`None` when it passes or doesn't decode): what a finding is reproduced from.
+pub fn failing_outcome(data: &[u8]) -> Option<crate::outcome::Outcome> {
+    engine_diff(data).err()?;
+    CHECKER.with(|c| c.borrow().last_failing_outcome().cloned())
+}

@@ -96,6 +96,15 @@ impl Causes {
             return (event_key(i) + 1, clause);
         }
         let end = self.log.iter().position(|(l, _)| l.step > e.step).unwrap_or(self.log.len());
+        // A spell cast while a search resolves, by nobody the rules let cast it then: the only
+        // such permission is a card's own while its owner searches their library (Panglacial
+        // Wurm), so the cast broke 601.3 (a spell may be cast only when a rule or effect allows
+        // it), not the general casting rules.
+        if let Event::Cast { flashback: false, without_paying_mana_cost: false, .. } = e.event
+            && self.log.iter().any(|(l, _)| l.step == e.step && matches!(l.event, Event::Searched { .. }))
+        {
+            return (2 * end as u64, "601.3");
+        }
         let (flashback, free) = match e.event {
             Event::Cast { flashback, without_paying_mana_cost, .. } => (flashback, without_paying_mana_cost),
             _ => (false, false),

@@ -277,6 +277,9 @@ fn show_short(e: &Event) -> String {
                 if targets.is_empty() { String::new() } else { format!(", targeting [{}]", targets.join(", ")) };
             format!("{controller}'s {source} ({on}{by}){targets}")
         }
+        // The card names the spell: without it every cast looks alike and two spells cast in
+        // the wrong order (101.4c; the stack says which came first) would compare equal.
+        Event::Cast { player, card, .. } => format!("{player} cast {card}"),
         other => other.kind().to_string(),
     }
 }

@@ -219,11 +219,14 @@ impl Decider for Observed<'_> {
                 // so trying splits one search at a time may never reach the matching combination.
                 let names = game.names();
                 // Where the observation put each found card, looked up once (the splits ask often).
-                let went: BTreeMap<ObjId, Option<String>> =
-                    cards.iter().map(|&c| (c, self.destination(step, &game.obj(c).id))).collect();
+                let went_from = |c: ObjId| {
+                    let obj = game.obj(c);
+                    self.destination(step, &obj.id, &obj.zone.display(&names))
+                };
+                let went: BTreeMap<ObjId, Option<String>> = cards.iter().map(|&c| (c, went_from(c))).collect();
                 let destination = |c: ObjId| match went.get(&c) {
                     Some(d) => d.clone(),
-                    None => self.destination(step, &game.obj(c).id),
+                    None => went_from(c),
                 };
                 let guided = guided_split(game, &cards, parts, to, looked_at, *cap, &destination, &names);
                 let first = assign_parts(game, &cards, parts, looked_at, *cap);
@@ -521,7 +524,8 @@ impl Decider for Observed<'_> {
                 // library doesn't show in the log, so the others are replayed when the first
                 // doesn't match (as merged-search splits are).
                 let id = game.obj(*card).id.clone();
-                let to = self.destination(step, &id).unwrap_or_default();
+                let from = game.obj(*card).zone.display(&game.names());
+                let to = self.destination(step, &id, &from).unwrap_or_default();
                 let revealed = self.events.iter().any(|e| {
                     e.step == step && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(&id))
                 });

@@ -144,12 +144,19 @@ impl Observed<'_> {
         &ranked[pick]
     }
 
-    /// Where the observation says a card went during `step`, if it moved.
-    fn destination(&self, step: usize, id: &str) -> Option<String> {
-        self.events.iter().find_map(|e| match &e.event {
-            Event::Moved { card, to, .. } if e.step == step && card == id => Some(to.clone()),
-            _ => None,
-        })
+    /// Where the observation says a card went from `from` (the zone it is in when the replay
+    /// asks) during `step`, if it moved; failing that, its first move of the step. A step's
+    /// `moved` entries are unordered, so a found card later sacrificed (Ob Nixilis, Unshackled)
+    /// may be listed leaving the battlefield before it is listed entering it: the move out of
+    /// `from` is the one that says where the search put it (found by `engine_diff`).
+    fn destination(&self, step: usize, id: &str, from: &str) -> Option<String> {
+        let moves = || {
+            self.events.iter().filter_map(move |e| match &e.event {
+                Event::Moved { card, from, to } if e.step == step && card == id => Some((from, to)),
+                _ => None,
+            })
+        };
+        moves().find(|(f, _)| f.as_str() == from).or_else(|| moves().next()).map(|(_, to)| to.clone())
     }
 
     fn find(&self, step: usize, pred: impl Fn(&Event) -> bool) -> Option<usize> {
