@@ -28,7 +28,7 @@ use crate::protocol::{
     ACCEPTED_VERSIONS, EngineInfo, FromEngine, PROTOCOL_VERSION, ScenarioMessage, Supports, ToEngine, to_line,
     to_scenario, validate::validate_to_engine,
 };
-use crate::rules::search::{a_legal_find, check_found};
+use crate::rules::search::a_legal_find;
 use crate::scenario::load_scenario;
 use crate::sim::script::Scripted;
 use crate::sim::{Choice, Decider, Decision, Sim, SimError};
@@ -309,5 +309,5 @@ fn most(
         }
         found.push(c);
     }
-    check_found(game, plan, &found, &plan.candidates, None).is_ok().then_some(found)
+    crate::rules::search::found_is_legal(game, plan, &found).then_some(found)
 }

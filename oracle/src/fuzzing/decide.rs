@@ -57,7 +57,15 @@ impl<'a> ByteDecider<'a> {
 
 impl Decider for ByteDecider<'_> {
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
-        let choice = match options(game, decision, OPTION_LIMIT) {
+        // A find among many candidates is built, not listed: listing walks the combinations
+        // (up to `FIND_SETS_WORK` steps, hundreds of milliseconds when "different names" makes
+        // legal sets rare) only to pick one. The bound is on the size of the decision, not time.
+        let listed = if too_many_finds_to_list(decision) {
+            Err(SimError::TooLarge(String::new()))
+        } else {
+            options(game, decision, OPTION_LIMIT)
+        };
+        let choice = match listed {
             Ok(opts) if opts.is_empty() => {
                 return Err(SimError::Unsupported {
                     step,
@@ -74,6 +82,31 @@ impl Decider for ByteDecider<'_> {
         self.trace.push((decision.clone(), choice.clone()));
         Ok(choice)
     }
+}
+
+/// Whether a find decision has more ways to choose than the decider lists: the subsets of each
+/// instruction's candidates of an allowed size, counted (saturating) against `OPTION_LIMIT`
+/// times a margin, so a find that lists only a few hundred answers is still listed.
+fn too_many_finds_to_list(decision: &Decision) -> bool {
+    let Decision::Find { parts, .. } = decision else { return false };
+    let bound = OPTION_LIMIT * 64;
+    parts.iter().any(|p| {
+        let n = p.candidates.len();
+        let mut total = 0usize;
+        let mut choose = 1usize; // C(n, k)
+        for k in 0..=p.max.min(n) {
+            if k > 0 {
+                choose = choose.saturating_mul(n - k + 1) / k;
+            }
+            if k >= p.min {
+                total = total.saturating_add(choose);
+            }
+            if total > bound {
+                return true;
+            }
+        }
+        false
+    })
 }
 
 impl ByteDecider<'_> {

@@ -332,6 +332,31 @@ pub fn check_found(
     FoundCheck::new(game, plan).check(found, looked_at, cap)
 }
 
+/// Whether [`check_found`] accepts `found`, without writing the message of a violation (for
+/// callers that only test candidates).
+pub fn found_is_legal(game: &Game, plan: &PartPlan, found: &[ObjId]) -> bool {
+    FoundCheck::new(game, plan).holds(found)
+}
+
+/// The first rule a proposed find breaks ([`FoundCheck`]), before its message is written.
+#[derive(Debug, Clone, Copy)]
+enum FoundFailure {
+    /// A card found twice (701.23a).
+    Twice(ObjId),
+    /// A card the search can't find (701.23a, c, f, j; 709.4).
+    NotACandidate(ObjId),
+    /// More cards than the instruction allows (701.23a).
+    TooMany,
+    /// A matching card of a public zone left while fewer than the most were found (701.23b).
+    PublicLeft(ObjId),
+    /// A card a search for all cards left (701.23d).
+    AllLeft(ObjId),
+    /// Fewer cards than the instruction requires (701.23b, 701.23d).
+    TooFew,
+    /// Two found cards sharing a name where names must differ (701.23a).
+    SameName(ObjId),
+}
+
 /// A plan made ready to check many proposed finds: its candidates sorted once, so each check is
 /// O((found + public) log candidates) with no allocation beyond a sorted copy of the find. The
 /// judge checks one merged search's splits (701.23h) hundreds of times per replay; building
@@ -360,6 +385,23 @@ impl<'a> FoundCheck<'a> {
 
     /// Checks a proposed set of found cards (see [`check_found`]).
     pub fn check(&self, found: &[ObjId], looked_at: &[ObjId], cap: Option<u32>) -> Result<(), Violation> {
+        match self.failure(found) {
+            None => Ok(()),
+            Some(f) => Err(self.violation(f, found.len(), looked_at, cap)),
+        }
+    }
+
+    /// Whether a proposed set of found cards is legal: [`FoundCheck::check`] without building the
+    /// violation's message. The enumerator and the judge test many candidate finds and keep only
+    /// the legal ones; naming the cards of every rejected one was most of the cost of a large
+    /// search's finds (a fuzz input with a 300-card library took 1.8 s).
+    pub fn holds(&self, found: &[ObjId]) -> bool {
+        self.failure(found).is_none()
+    }
+
+    /// The first rule a proposed find breaks, if any (the checks of [`FoundCheck::check`], in
+    /// its order).
+    fn failure(&self, found: &[ObjId]) -> Option<FoundFailure> {
         let (game, plan) = (self.game, self.plan);
         let mut sorted_found = found.to_vec();
         sorted_found.sort_unstable();
@@ -368,17 +410,14 @@ impl<'a> FoundCheck<'a> {
         for &f in found {
             // Only a find that repeats a card needs the cards seen so far, to name the repeat.
             if repeats && !seen.insert(f) {
-                return Err(Violation::new("701.23a", format!("{} was found twice", self.label(f))));
+                return Some(FoundFailure::Twice(f));
             }
             if self.sorted_candidates.binary_search(&f).is_err() {
-                return Err(self.not_a_candidate(f, looked_at, cap));
+                return Some(FoundFailure::NotACandidate(f));
             }
         }
         if found.len() > plan.max {
-            return Err(Violation::new(
-                "701.23a",
-                format!("{} cards were found but at most {} could be", found.len(), plan.max),
-            ));
+            return Some(FoundFailure::TooMany);
         }
         let was_found = |o: &ObjId| sorted_found.binary_search(o).is_ok();
         // 701.23b lets a searcher fail to find only in hidden zones: a matching card in a public
@@ -390,48 +429,63 @@ impl<'a> FoundCheck<'a> {
             && found.len() < plan.max
             && let Some(&missed) = plan.public.iter().find(|o| !was_found(o))
         {
-            return Err(Violation::new(
+            return Some(FoundFailure::PublicLeft(missed));
+        }
+        if let Some(&left) = self.required.iter().find(|o| !was_found(o)) {
+            return Some(FoundFailure::AllLeft(left));
+        }
+        if found.len() < plan.min {
+            return Some(FoundFailure::TooFew);
+        }
+        if plan.different_names {
+            let mut names_seen: BTreeSet<&Vec<String>> = BTreeSet::new();
+            for &f in found {
+                if !names_seen.insert(&game.obj(f).chars.names) {
+                    return Some(FoundFailure::SameName(f));
+                }
+            }
+        }
+        None
+    }
+
+    /// The violation, with its message, for a failure of a find of `count` cards.
+    fn violation(&self, failure: FoundFailure, count: usize, looked_at: &[ObjId], cap: Option<u32>) -> Violation {
+        let (game, plan) = (self.game, self.plan);
+        match failure {
+            FoundFailure::Twice(f) => Violation::new("701.23a", format!("{} was found twice", self.label(f))),
+            FoundFailure::NotACandidate(f) => self.not_a_candidate(f, looked_at, cap),
+            FoundFailure::TooMany => {
+                Violation::new("701.23a", format!("{count} cards were found but at most {} could be", plan.max))
+            }
+            FoundFailure::PublicLeft(missed) => Violation::new(
                 "701.23b",
                 format!(
                     "{} is a public zone, so every matching card there must be found; {} was left there",
                     game.obj(missed).zone.display(&game.names()),
                     self.label(missed)
                 ),
-            ));
-        }
-        if let Some(&left) = self.required.iter().find(|o| !was_found(o)) {
-            return Err(Violation::new(
+            ),
+            FoundFailure::AllLeft(left) => Violation::new(
                 "701.23d",
                 format!(
                     "a search for all cards must find every card in the zones searched; {} was left",
                     self.label(left)
                 ),
-            ));
-        }
-        if found.len() < plan.min {
-            let (clause, why) = match plan.quality {
-                Quality::QuantityOnly => {
-                    ("701.23d", "a search simply for a quantity of cards must find that many, or as many as possible")
-                }
-                _ => ("701.23b", "matching cards in a public zone must be found"),
-            };
-            return Err(Violation::new(
-                clause,
-                format!("{} card(s) were found but at least {} had to be: {why}", found.len(), plan.min),
-            ));
-        }
-        if plan.different_names {
-            let mut names_seen = BTreeSet::new();
-            for &f in found {
-                if !names_seen.insert(game.obj(f).chars.names.join(" // ")) {
-                    return Err(Violation::new(
-                        "701.23a",
-                        format!("{} shares a name with another found card", self.label(f)),
-                    ));
-                }
+            ),
+            FoundFailure::TooFew => {
+                let (clause, why) = match plan.quality {
+                    Quality::QuantityOnly => (
+                        "701.23d",
+                        "a search simply for a quantity of cards must find that many, or as many as possible",
+                    ),
+                    _ => ("701.23b", "matching cards in a public zone must be found"),
+                };
+                Violation::new(clause, format!("{count} card(s) were found but at least {} had to be: {why}", plan.min))
+            }
+            FoundFailure::SameName(f) => {
+                Violation::new("701.23a", format!("{} shares a name with another found card", self.label(f)))
             }
         }
-        Ok(())
     }
 
     /// Why `f`, which isn't among the plan's candidates, can't be found.
@@ -497,12 +551,14 @@ pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Ve
     let mut forced: Vec<ObjId> = if plan.all { plan.public.clone() } else { Vec::new() };
     forced.extend(all_in_game(game, plan).into_iter().filter(|c| !plan.public.contains(c)));
     let free: Vec<ObjId> = plan.candidates.iter().copied().filter(|c| !forced.contains(c)).collect();
-    let name = |o: ObjId| game.obj(o).chars.names.join(" // ");
-    let forced_names: BTreeSet<String> = forced.iter().map(|&o| name(o)).collect();
+    // Each card's names, borrowed once: this loop may take millions of steps.
+    let name = |o: ObjId| &game.obj(o).chars.names;
+    let free_names: Vec<&Vec<String>> = free.iter().map(|&o| name(o)).collect();
+    let forced_names: BTreeSet<&Vec<String>> = forced.iter().map(|&o| name(o)).collect();
     // A free card whose name a forced card already has can never join a different-names find.
     let clashes = |i: usize, idx: &[usize]| {
         plan.different_names
-            && (forced_names.contains(&name(free[i])) || idx.iter().any(|&j| name(free[j]) == name(free[i])))
+            && (forced_names.contains(free_names[i]) || idx.iter().any(|&j| free_names[j] == free_names[i]))
     };
     let check = FoundCheck::new(game, plan);
     let mut out = Vec::new();
@@ -521,7 +577,7 @@ pub fn legal_found_sets(game: &Game, plan: &PartPlan, limit: usize) -> Option<Ve
             if idx.len() == k {
                 let mut set = forced.clone();
                 set.extend(idx.iter().map(|&i| free[i]));
-                if check.check(&set, &plan.candidates, None).is_ok() {
+                if check.holds(&set) {
                     if out.len() >= limit {
                         return None;
                     }
@@ -578,7 +634,7 @@ pub fn a_legal_find(game: &Game, plan: &PartPlan, taken: &BTreeSet<ObjId>) -> Op
         }
         found.push(c);
     }
-    check_found(game, plan, &found, &plan.candidates, None).is_ok().then_some(found)
+    found_is_legal(game, plan, &found).then_some(found)
 }
 
 /// 701.23h: merged instructions are one search. When their own minimums can't all be met at once
@@ -657,13 +713,7 @@ pub fn runs_after_merged_search(effect: &Effect) -> bool {
 /// first-fit split, which the checks will then reject with a precise reason). Cards that only
 /// one instruction could find are placed first; the rest are tried both ways, with a bound on
 /// the work so a huge ambiguous find can't stall the judge.
-pub fn assign_parts(
-    game: &Game,
-    cards: &[ObjId],
-    parts: &[PartPlan],
-    looked_at: &[ObjId],
-    cap: Option<u32>,
-) -> Vec<Vec<ObjId>> {
+pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec<ObjId>> {
     let mut out = vec![Vec::new(); parts.len()];
     if parts.len() == 1 {
         out[0] = cards.to_vec();
@@ -682,7 +732,7 @@ pub fn assign_parts(
     let mut budget = 2_000usize;
     let mut trial = out.clone();
     let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
-    if place(&ambiguous, 0, &mut trial, &checks, looked_at, cap, &mut budget) {
+    if place(&ambiguous, 0, &mut trial, &checks, &mut budget) {
         return trial;
     }
     for (c, fits) in ambiguous {
@@ -697,8 +747,6 @@ fn place(
     index: usize,
     out: &mut Vec<Vec<ObjId>>,
     checks: &[FoundCheck],
-    looked_at: &[ObjId],
-    cap: Option<u32>,
     budget: &mut usize,
 ) -> bool {
     if *budget == 0 {
@@ -706,14 +754,14 @@ fn place(
     }
     *budget -= 1;
     let Some((card, fits)) = ambiguous.get(index) else {
-        return checks.iter().zip(out.iter()).all(|(check, f)| check.check(f, looked_at, cap).is_ok());
+        return checks.iter().zip(out.iter()).all(|(check, f)| check.holds(f));
     };
     for &slot in fits {
         if out[slot].len() >= checks[slot].plan.max {
             continue;
         }
         out[slot].push(*card);
-        if place(ambiguous, index + 1, out, checks, looked_at, cap, budget) {
+        if place(ambiguous, index + 1, out, checks, budget) {
             return true;
         }
         out[slot].pop();

@@ -154,8 +154,8 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                 let e = &self.entries[i];
                 let choice = match (kind, decision) {
                     (ScriptKind::May, _) => Choice::Bool(e.accept),
-                    (ScriptKind::Search, Decision::Find { parts, looked_at, cap, .. }) => {
-                        Choice::Parts(assign_parts(game, &e.cards, parts, looked_at, *cap))
+                    (ScriptKind::Search, Decision::Find { parts, .. }) => {
+                        Choice::Parts(assign_parts(game, &e.cards, parts))
                     }
                     (ScriptKind::Name | ScriptKind::Replacement, _) => Choice::Name(e.name.clone().unwrap_or_default()),
                     (ScriptKind::Cast, _) if e.cast_targets_given && !e.cards.is_empty() => {

@@ -204,7 +204,7 @@ impl Decider for Observed<'_> {
                 };
                 let cards = found.iter().map(|id| self.obj(id, step)).collect::<Result<Vec<_>, _>>()?;
                 if parts.len() < 2 {
-                    let split = assign_parts(game, &cards, parts, looked_at, *cap);
+                    let split = assign_parts(game, &cards, parts);
                     self.note_entering_untapped(&split, to);
                     return Ok(Choice::Parts(split));
                 }
@@ -228,8 +228,8 @@ impl Decider for Observed<'_> {
                     Some(d) => d.clone(),
                     None => went_from(c),
                 };
-                let guided = guided_split(game, &cards, parts, to, looked_at, *cap, &destination, &names);
-                let first = assign_parts(game, &cards, parts, looked_at, *cap);
+                let guided = guided_split(game, &cards, parts, to, &destination, &names);
+                let first = assign_parts(game, &cards, parts);
                 let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
                 if !splits.contains(&first) {
                     splits.push(first);

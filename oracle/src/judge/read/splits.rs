@@ -115,14 +115,11 @@ pub(super) fn legal_splits(
 /// The split of a merged search's found cards (701.23h) that sends each card by an instruction
 /// whose destination is where the observation says the card went (`destination`), the
 /// instruction furthest below its minimum among those first; `None` when that split isn't legal.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn guided_split(
     game: &Game,
     cards: &[ObjId],
     parts: &[crate::rules::search::PartPlan],
     to: &[crate::cards::instructions::Destination],
-    looked_at: &[ObjId],
-    cap: Option<u32>,
     destination: &dyn Fn(ObjId) -> Option<String>,
     names: &[String],
 ) -> Option<Vec<Vec<ObjId>>> {
@@ -146,9 +143,5 @@ pub(super) fn guided_split(
             .or_else(|| pool.first().copied())?;
         split[slot].push(c);
     }
-    parts
-        .iter()
-        .zip(&split)
-        .all(|(p, f)| crate::rules::search::check_found(game, p, f, looked_at, cap).is_ok())
-        .then_some(split)
+    parts.iter().zip(&split).all(|(p, f)| crate::rules::search::found_is_legal(game, p, f)).then_some(split)
 }
