@@ -95,8 +95,8 @@ fn too_many_finds_to_list(decision: &Decision) -> bool {
         let mut total = 0usize;
         let mut choose = 1usize; // C(n, k)
         for k in 0..=p.max.min(n) {
-            if k > 0 {
-                choose = choose.saturating_mul(n - k + 1) / k;
+            if let Some(shrunk) = choose.saturating_mul(n + 1 - k).checked_div(k) {
+                choose = shrunk;
             }
             if k >= p.min {
                 total = total.saturating_add(choose);
