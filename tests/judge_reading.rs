@@ -332,7 +332,7 @@ fn a_wurm_cast_during_an_earlier_search_is_not_found_by_a_later_searcher() {
 /// alone, so every order of the casts looked alike (found by a black-box audit, 2026-12-06).
 #[test]
 fn casts_logged_in_an_order_the_stack_contradicts_are_rejected() {
-    let name = "101.4c-two-wurms-cast-during-one-search-logged-in-stack-order";
+    let name = "101.4c-two-wurms-cast-during-a-demonic-tutor-search-logged-in-stack-order";
     let s = load(name);
     let bad = observed(name, "illegal");
     assert!(!judge(&s.setup, &bad).is_legal(), "the contradicting log must be rejected");
