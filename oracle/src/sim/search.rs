@@ -84,15 +84,12 @@ impl Sim<'_> {
             };
             // 601.3: the searcher may cast a Panglacial Wurm they look at in their own library; it
             // leaves for the stack and the search goes on without it.
-            let seen_before_casts = looked_at.clone();
-            let looked_at = self.offer_casts_while_searching(searcher, whose, &zones, looked_at)?;
+            let (looked_at, cast) = self.offer_casts_while_searching(searcher, whose, &zones, looked_at)?;
             // A card cast from the library is on the stack now: a later searcher of the same
-            // library can't find it either (found by the `search_request` fuzz target). Casting
-            // only removes cards, so equal lengths mean none was cast (no set for a large look).
+            // library can't find it either (found by the `search_request` fuzz target).
             // Mutant `cast-card-still-findable`: the cast card stays findable.
-            if looked_at.len() != seen_before_casts.len() && !self.bug(Mutant::CastCardStillFindable) {
-                let still: BTreeSet<ObjId> = looked_at.iter().copied().collect();
-                taken.extend(seen_before_casts.into_iter().filter(|o| !still.contains(o)));
+            if !self.bug(Mutant::CastCardStillFindable) {
+                taken.extend(cast);
             }
             let mut parts: Vec<PartPlan> = specs
                 .iter()
@@ -404,17 +401,18 @@ impl Sim<'_> {
     /// after another, each card of `looked_at` whose permission allows it
     /// ([`crate::rules::casting::castable_while_searching`]); each leaves the library for the
     /// stack, above the resolving spell, and is no longer among the cards the search may find.
-    /// Returns the cards still looked at. A cast is offered only when split second doesn't forbid
-    /// it (702.61a).
+    /// Returns the cards still looked at and the cards cast. A cast is offered only when split
+    /// second doesn't forbid it (702.61a).
     fn offer_casts_while_searching(
         &mut self,
         searcher: PlayerId,
         whose: PlayerId,
         zones: &[SearchZone],
         mut looked_at: Vec<ObjId>,
-    ) -> Result<Vec<ObjId>, SimError> {
+    ) -> Result<(Vec<ObjId>, Vec<ObjId>), SimError> {
+        let mut cast = Vec::new();
         if !zones.contains(&SearchZone::Library) {
-            return Ok(looked_at);
+            return Ok((looked_at, cast));
         }
         // A copy the permission would allow but the search doesn't cover (below a 701.23f window)
         // can't be cast: a rule decision the judge names when an engine casts it anyway.
@@ -444,7 +442,7 @@ impl Sim<'_> {
                 castable.clear();
             }
             if castable.is_empty() {
-                return Ok(looked_at);
+                return Ok((looked_at, cast));
             }
             if search_chooser(&self.game, searcher, whose, zones) != searcher {
                 return Err(SimError::Unsupported {
@@ -457,10 +455,15 @@ impl Sim<'_> {
             let options: Vec<(ObjId, Option<usize>)> = castable.iter().map(|&o| (o, None)).collect();
             let decision = Decision::CastFree { player: searcher, from: vec![whose], options, free: false };
             match self.decide(&decision)? {
-                Choice::Cast(None) => return Ok(looked_at),
+                Choice::Cast(None) => return Ok((looked_at, cast)),
                 Choice::Cast(Some((card, None))) if castable.contains(&card) => {
                     self.cast_while_searching(searcher, card)?;
-                    looked_at.retain(|&o| o != card);
+                    // Only a card the search looked at leaves what it may find (mutant
+                    // `wurm-cast-outside-search-window` casts one below the window).
+                    if let Some(at) = looked_at.iter().position(|&o| o == card) {
+                        looked_at.remove(at);
+                        cast.push(card);
+                    }
                 }
                 other => {
                     let mut listed: Vec<String> = castable.iter().map(|&o| self.id(o)).collect();
