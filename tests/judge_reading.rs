@@ -383,3 +383,46 @@ fn a_found_card_moved_again_in_the_same_step_is_split_by_its_move_out_of_the_lib
     assert_eq!(first_bears_move, Some("battlefield"), "the sacrifice must be listed first to test the reading");
     assert_legal(&s, &o);
 }
+
+const SPLIT_OF_60: &str = "701.23h-merged-search-all-different-names-and-all-cheap-cards-split-of-60";
+
+/// fuzz/FINDINGS.md #14 (`zone_state`): one search of two instructions, "all cards with
+/// different names" and "all cards with mana value 2 or less", both into the hand, finds 60 cards
+/// that either could have found. The split the log doesn't give must give the first instruction
+/// exactly one card of each name (701.23a); the greedy splits and the bounded walk never reached
+/// it, so the scripted find was refused and an engine's legal log rejected.
+#[test]
+fn a_large_ambiguous_merged_find_is_split_so_each_instruction_is_legal() {
+    let s = load(SPLIT_OF_60);
+    let o = observed(SPLIT_OF_60, "legal");
+    // The scenario scripts the find (the simulator has to split it too): `run` passes it.
+    let result = mtg_oracle::runner::run_loaded(s.clone());
+    assert!(result.passed(), "{result:?}");
+    // The judge reads the split from the log alone: without the script, the same log.
+    let mut unscripted = s.clone();
+    unscripted.setup.script.clear();
+    let found = o.events.iter().find_map(|e| match &e.event {
+        Event::Searched { found, .. } => Some(found.len()),
+        _ => None,
+    });
+    assert_eq!(found, Some(60), "every card of the library is found");
+    assert_legal(&unscripted, &o);
+    // Leave every Grizzly Bears in the library: no split gives the first instruction a card of
+    // each name, and the verdict names the find that is too small, not a repeated name.
+    let mut no_bears = o.clone();
+    let bears = |c: &str| c.starts_with("bears-");
+    for e in &mut no_bears.events {
+        if let Event::Searched { found, .. } = &mut e.event {
+            found.retain(|c| !bears(c));
+        }
+    }
+    no_bears.events.retain(|e| !matches!(&e.event, Event::Moved { card, .. } if bears(card)));
+    let moved: Vec<String> = no_bears.zones["Alice.hand"].iter().filter(|c| bears(c)).cloned().collect();
+    no_bears.zones.get_mut("Alice.hand").expect("a hand").retain(|c| !bears(c));
+    no_bears.zones.entry("Alice.library".into()).or_default().extend(moved.iter().cloned());
+    for c in &moved {
+        no_bears.known.remove(c);
+    }
+    assert_eq!(moved.len(), 20);
+    mtg_oracle_tests::assert_illegal_first(&unscripted, &no_bears, "701.23d", &["2 card(s) were found but at least 3"]);
+}

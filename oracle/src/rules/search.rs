@@ -383,6 +383,11 @@ impl<'a> FoundCheck<'a> {
         format!("{} ({}, in {})", obj.def.name, obj.id, obj.zone.display(&self.game.names()))
     }
 
+    /// Whether the search could find `o` at all (701.23a).
+    fn is_candidate(&self, o: ObjId) -> bool {
+        self.sorted_candidates.binary_search(&o).is_ok()
+    }
+
     /// Checks a proposed set of found cards (see [`check_found`]).
     pub fn check(&self, found: &[ObjId], looked_at: &[ObjId], cap: Option<u32>) -> Result<(), Violation> {
         match self.failure(found) {
@@ -735,11 +740,208 @@ pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec
     if place(&ambiguous, 0, &mut trial, &checks, &mut budget) {
         return trial;
     }
+    // The bounded walk gives up on a large ambiguous find (a hundred cards that both "all cards
+    // with different names" and "all cards with mana value 2 or less" could have found); the
+    // split is then a flow problem, solved exactly.
+    let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
+    if let Some((split, _)) = flow_split(&checks, cards, &|_, _| true) {
+        // Legal, or else a split that breaks only what can't be met (too few cards for an
+        // instruction, 701.23b/d), which names that rule rather than a repeated name.
+        return split;
+    }
     for (c, fits) in ambiguous {
         let slot = fits.iter().copied().find(|&i| out[i].len() < parts[i].max).unwrap_or(fits[0]);
         out[slot].push(c);
     }
     out
+}
+
+/// 701.23h: a split of a merged search's found cards among its instructions in which every
+/// instruction's find is legal, found as a flow problem, or `None` when there is none (or the
+/// found list repeats a card, which no split can make legal). `allowed(card, part)` can narrow
+/// which instruction may take a card (the judge first allows only instructions that put the card
+/// where the observation says it went).
+///
+/// What each instruction's find must be, as flow constraints: only its candidates (701.23a); at
+/// least its minimum and at most its maximum; with "different names", at most one card of each
+/// name (701.23a); with "all cards" simply, every card of the searched zones (701.23d), so
+/// another instruction can't take one of those. Every found card goes to exactly one
+/// instruction. Cards flow from the source to an instruction (through one node per name for an
+/// instruction whose names must differ) and on to the sink, with the instruction's edge bounded
+/// by its minimum first and then by its maximum: augmenting paths never take flow back off an
+/// edge into the sink, so the minimums met in the first phase stay met. The result is checked
+/// again with [`FoundCheck::holds`], which also covers what the flow doesn't model (public
+/// cards, 701.23b: merged searches search only libraries, where there are none).
+pub fn split_by_matching(
+    game: &Game,
+    cards: &[ObjId],
+    parts: &[PartPlan],
+    allowed: &dyn Fn(ObjId, usize) -> bool,
+) -> Option<Vec<Vec<ObjId>>> {
+    let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
+    match flow_split(&checks, cards, allowed) {
+        Some((split, true)) => Some(split),
+        _ => None,
+    }
+}
+
+/// [`split_by_matching`]'s flow: a split that sends every card to an instruction that can take it
+/// within each instruction's maximum and names, and whether it is legal. When no split meets
+/// every minimum, the one returned still gives each instruction as many cards as it can; `None`
+/// when some card can't be placed at all.
+fn flow_split(
+    checks: &[FoundCheck],
+    cards: &[ObjId],
+    allowed: &dyn Fn(ObjId, usize) -> bool,
+) -> Option<(Vec<Vec<ObjId>>, bool)> {
+    let Some(first) = checks.first() else { return None };
+    let game = first.game;
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    let parts: Vec<&PartPlan> = checks.iter().map(|c| c.plan).collect();
+    // Node numbering: source, sink, one per card, one per instruction, then name nodes.
+    let (source, sink) = (0usize, 1usize);
+    let card_node = |k: usize| 2 + k;
+    let part_node = |i: usize| 2 + cards.len() + i;
+    let mut flow = UnitFlow::new(2 + cards.len() + parts.len());
+    let mut name_nodes: std::collections::BTreeMap<(usize, &Vec<String>), usize> = Default::default();
+    let mut card_edges: Vec<Vec<(usize, usize)>> = Vec::with_capacity(cards.len());
+    for (k, &c) in cards.iter().enumerate() {
+        flow.add_edge(source, card_node(k), 1);
+        let required_by: Vec<usize> = (0..parts.len()).filter(|&i| checks[i].required.contains(&c)).collect();
+        let fits: Vec<usize> = match required_by.as_slice() {
+            [] => (0..parts.len()).filter(|&i| checks[i].is_candidate(c) && allowed(c, i)).collect(),
+            [only] => vec![*only],
+            _ => return None,
+        };
+        let mut edges = Vec::new();
+        for i in fits {
+            let next = if parts[i].different_names {
+                let key = (i, &game.obj(c).chars.names);
+                *name_nodes.entry(key).or_insert_with(|| {
+                    let n = flow.add_node();
+                    flow.add_edge(n, part_node(i), 1);
+                    n
+                })
+            } else {
+                part_node(i)
+            };
+            edges.push((flow.add_edge(card_node(k), next, 1), i));
+        }
+        card_edges.push(edges);
+    }
+    let floor = |p: &PartPlan| p.min.min(p.max);
+    let sink_edges: Vec<usize> = parts.iter().enumerate().map(|(i, p)| flow.add_edge(part_node(i), sink, floor(p))).collect();
+    let wanted: usize = parts.iter().map(|p| floor(p)).sum();
+    let minimums_met = flow.max_flow(source, sink) == wanted;
+    for (i, &e) in sink_edges.iter().enumerate() {
+        flow.raise(e, parts[i].max - floor(parts[i]));
+    }
+    flow.max_flow(source, sink);
+    if flow.placed(&sink_edges) < cards.len() {
+        return None;
+    }
+    let mut split = vec![Vec::new(); parts.len()];
+    for (k, edges) in card_edges.iter().enumerate() {
+        let &(_, i) = edges.iter().find(|&&(e, _)| flow.carries(e))?;
+        split[i].push(cards[k]);
+    }
+    let legal = minimums_met && checks.iter().zip(&split).all(|(check, found)| check.holds(found));
+    Some((split, legal))
+}
+
+/// A flow network of small integer capacities, augmented one unit at a time along shortest paths
+/// (Edmonds–Karp): each augmentation places one more found card, so a split of n cards takes at
+/// most n breadth-first searches over O(n × instructions) edges.
+struct UnitFlow {
+    /// Outgoing edges of each node (indices into `to` and `cap`; edge `e ^ 1` is its reverse).
+    out: Vec<Vec<usize>>,
+    to: Vec<usize>,
+    cap: Vec<usize>,
+}
+
+impl UnitFlow {
+    fn new(nodes: usize) -> UnitFlow {
+        UnitFlow { out: vec![Vec::new(); nodes], to: Vec::new(), cap: Vec::new() }
+    }
+
+    fn add_node(&mut self) -> usize {
+        self.out.push(Vec::new());
+        self.out.len() - 1
+    }
+
+    /// Adds an edge and its reverse; returns the forward edge.
+    fn add_edge(&mut self, from: usize, to: usize, cap: usize) -> usize {
+        let e = self.to.len();
+        self.out[from].push(e);
+        self.to.push(to);
+        self.cap.push(cap);
+        self.out[to].push(e + 1);
+        self.to.push(from);
+        self.cap.push(0);
+        e
+    }
+
+    /// Adds `more` to edge `e`'s remaining capacity.
+    fn raise(&mut self, e: usize, more: usize) {
+        self.cap[e] += more;
+    }
+
+    /// How many units the edges `into_sink` carry in all.
+    fn placed(&self, into_sink: &[usize]) -> usize {
+        into_sink.iter().map(|&e| self.cap[e ^ 1]).sum()
+    }
+
+    /// Whether edge `e` (a forward edge of capacity 1) carries flow.
+    fn carries(&self, e: usize) -> bool {
+        self.cap[e ^ 1] > 0
+    }
+
+    /// Augments until no path is left; returns how many units it added. Flow into the sink is
+    /// never taken back (a path ends at the sink), so what an earlier call placed stays placed.
+    fn max_flow(&mut self, source: usize, sink: usize) -> usize {
+        let mut added = 0;
+        let mut via: Vec<Option<usize>> = vec![None; self.out.len()];
+        let mut queue = std::collections::VecDeque::new();
+        loop {
+            via.iter_mut().for_each(|v| *v = None);
+            queue.clear();
+            queue.push_back(source);
+            let mut reached = false;
+            while let Some(n) = queue.pop_front() {
+                for &e in &self.out[n] {
+                    let m = self.to[e];
+                    if self.cap[e] > 0 && m != source && via[m].is_none() {
+                        via[m] = Some(e);
+                        if m == sink {
+                            reached = true;
+                            break;
+                        }
+                        queue.push_back(m);
+                    }
+                }
+                if reached {
+                    break;
+                }
+            }
+            if !reached {
+                return added;
+            }
+            let mut n = sink;
+            while let Some(e) = via[n] {
+                self.cap[e] -= 1;
+                self.cap[e ^ 1] += 1;
+                n = self.to[e ^ 1];
+                if n == source {
+                    break;
+                }
+            }
+            added += 1;
+        }
+    }
 }
 
 fn place(

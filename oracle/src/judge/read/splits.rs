@@ -55,6 +55,14 @@ pub(super) fn legal_splits(
             out.push(split);
         }
     }
+    // An exact split when one exists: a large find whose cards several instructions could have
+    // found (701.23h) defeats the greedy rules and the bounded walk below.
+    if let Some(split) = crate::rules::search::split_by_matching(game, cards, parts, &|_, _| true)
+        && legal(&split)
+        && !out.contains(&split)
+    {
+        out.push(split);
+    }
     // Splits by observed destination: every card that went to one place goes by one instruction.
     let mut groups: Vec<Option<String>> = Vec::new();
     let group_of: Vec<usize> = ambiguous
@@ -123,18 +131,26 @@ pub(super) fn guided_split(
     destination: &dyn Fn(ObjId) -> Option<String>,
     names: &[String],
 ) -> Option<Vec<Vec<ObjId>>> {
+    // The instructions that could have sent each card where it went (all that could find it
+    // when none matches).
+    let pools: Vec<Vec<usize>> = cards
+        .iter()
+        .map(|&c| {
+            let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
+            let went = destination(c);
+            let matching: Vec<usize> = fits
+                .iter()
+                .copied()
+                .filter(|&i| {
+                    to.get(i).and_then(|&d| crate::sim::destination_zone(game, c, d)).map(|z| z.display(names))
+                        == went
+                })
+                .collect();
+            if matching.is_empty() { fits } else { matching }
+        })
+        .collect();
     let mut split = vec![Vec::new(); parts.len()];
-    for &c in cards {
-        let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
-        let went = destination(c);
-        let matching: Vec<usize> = fits
-            .iter()
-            .copied()
-            .filter(|&i| {
-                to.get(i).and_then(|&d| crate::sim::destination_zone(game, c, d)).map(|z| z.display(names)) == went
-            })
-            .collect();
-        let pool = if matching.is_empty() { &fits } else { &matching };
+    for (&c, pool) in cards.iter().zip(&pools) {
         let room: Vec<usize> = pool.iter().copied().filter(|&i| split[i].len() < parts[i].max).collect();
         let slot = room
             .iter()
@@ -143,5 +159,12 @@ pub(super) fn guided_split(
             .or_else(|| pool.first().copied())?;
         split[slot].push(c);
     }
-    parts.iter().zip(&split).all(|(p, f)| crate::rules::search::found_is_legal(game, p, f)).then_some(split)
+    if parts.iter().zip(&split).all(|(p, f)| crate::rules::search::found_is_legal(game, p, f)) {
+        return Some(split);
+    }
+    // The greedy choice can fail where a legal split exists (names that must differ among many
+    // cards both instructions could find): the same choice of instructions, solved exactly.
+    let position: std::collections::BTreeMap<ObjId, usize> = cards.iter().enumerate().map(|(k, &c)| (c, k)).collect();
+    let allowed = |c: ObjId, i: usize| position.get(&c).is_some_and(|&k| pools[k].contains(&i));
+    crate::rules::search::split_by_matching(game, cards, parts, &allowed)
 }
