@@ -426,3 +426,34 @@ fn a_large_ambiguous_merged_find_is_split_so_each_instruction_is_legal() {
     assert_eq!(moved.len(), 20);
     mtg_oracle_tests::assert_illegal_first(&unscripted, &no_bears, "701.23d", &["2 card(s) were found but at least 3"]);
 }
+
+const SPLIT_BY_REVEAL: &str = "701.23h-three-merged-instructions-split-by-which-found-cards-were-revealed";
+
+/// Found by the audit of finding 14's fix: three merged instructions put their cards into one
+/// hand and only the first reveals (701.23e). With one Bears revealed among six found cards the
+/// only legal split gives that Bears alone to the first instruction; the judge kept the first 16
+/// of 45 splits and none was that one. The reveal now guides the split.
+#[test]
+fn merged_instructions_into_one_zone_are_told_apart_by_the_reveal() {
+    let s = load(SPLIT_BY_REVEAL);
+    let o = observed(SPLIT_BY_REVEAL, "legal");
+    let revealed: Vec<&String> = o
+        .events
+        .iter()
+        .flat_map(|e| match &e.event {
+            Event::Revealed { cards, .. } => cards.iter().collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    assert_eq!(revealed, ["bear0"], "one Bears revealed, as in the audit's probe");
+    assert_legal(&s, &o);
+    // The Bolt revealed too: no instruction that reveals could find it (701.23e).
+    let mut bolt_shown = o.clone();
+    for e in &mut bolt_shown.events {
+        if let Event::Revealed { cards, .. } = &mut e.event {
+            cards.push("bolt0".into());
+        }
+    }
+    bolt_shown.known.insert("bolt0".into(), vec!["Alice".into(), "Bob".into()]);
+    assert!(!judge(&s.setup, &bolt_shown).is_legal(), "a revealed Bolt was accepted");
+}

@@ -10,7 +10,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let name = args.next().unwrap_or_default();
     let Some(target) = Target::from_name(&name) else {
-        eprintln!("usage: fuzz_replay TARGET FILE… (TARGET: zone_state, search_request, scenario_yaml, judge_observation)");
+        eprintln!(
+            "usage: fuzz_replay TARGET FILE… (TARGET: zone_state, search_request, scenario_yaml, judge_observation)"
+        );
         std::process::exit(2);
     };
     let mut failed = false;
@@ -36,7 +38,11 @@ fn main() {
             Err(e) => {
                 failed = true;
                 let text = e.to_string();
-                let short: String = if std::env::var_os("FUZZ_REPLAY_FULL").is_some() { text } else { text.chars().take(2000).collect() };
+                let short: String = if std::env::var_os("FUZZ_REPLAY_FULL").is_some() {
+                    text
+                } else {
+                    text.chars().take(2000).collect()
+                };
                 println!("{file}: FAIL ({took:.1?}): {short}");
             }
         }

@@ -756,6 +756,22 @@ pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec
     out
 }
 
+/// A scripted merged find (701.23h) split the way the engine protocol tells an adapter to answer
+/// one prompt per instruction: each card to the first instruction that could find it and still
+/// has room; a card no instruction could find goes to the first (its check names it). A scenario
+/// fixes the found cards and, through their order, the split: several splits can be legal and
+/// lead to different outcomes, and an engine can't be asked to guess which one the author meant.
+/// The split is returned whether or not it is legal (the caller checks it).
+pub fn in_order_split(cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec<ObjId>> {
+    let mut split = vec![Vec::new(); parts.len()];
+    for &c in cards {
+        let slot =
+            (0..parts.len()).find(|&i| parts[i].candidates.contains(&c) && split[i].len() < parts[i].max).unwrap_or(0);
+        split[slot].push(c);
+    }
+    split
+}
+
 /// 701.23h: a split of a merged search's found cards among its instructions in which every
 /// instruction's find is legal, found as a flow problem, or `None` when there is none (or the
 /// found list repeats a card, which no split can make legal). `allowed(card, part)` can narrow
@@ -794,8 +810,7 @@ fn flow_split(
     cards: &[ObjId],
     allowed: &dyn Fn(ObjId, usize) -> bool,
 ) -> Option<(Vec<Vec<ObjId>>, bool)> {
-    let Some(first) = checks.first() else { return None };
-    let game = first.game;
+    let game = checks.first()?.game;
     let mut sorted = cards.to_vec();
     sorted.sort_unstable();
     if sorted.windows(2).any(|w| w[0] == w[1]) {
@@ -834,7 +849,8 @@ fn flow_split(
         card_edges.push(edges);
     }
     let floor = |p: &PartPlan| p.min.min(p.max);
-    let sink_edges: Vec<usize> = parts.iter().enumerate().map(|(i, p)| flow.add_edge(part_node(i), sink, floor(p))).collect();
+    let sink_edges: Vec<usize> =
+        parts.iter().enumerate().map(|(i, p)| flow.add_edge(part_node(i), sink, floor(p))).collect();
     let wanted: usize = parts.iter().map(|p| floor(p)).sum();
     let minimums_met = flow.max_flow(source, sink) == wanted;
     for (i, &e) in sink_edges.iter().enumerate() {
@@ -853,9 +869,9 @@ fn flow_split(
     Some((split, legal))
 }
 
-/// A flow network of small integer capacities, augmented one unit at a time along shortest paths
-/// (Edmonds–Karp): each augmentation places one more found card, so a split of n cards takes at
-/// most n breadth-first searches over O(n × instructions) edges.
+/// A flow network of small integer capacities, augmented one unit at a time (Ford–Fulkerson):
+/// each augmentation places one more found card, so a split of n cards takes at most n
+/// depth-first searches over O(n × instructions) edges, and most are a few edges long.
 struct UnitFlow {
     /// Outgoing edges of each node (indices into `to` and `cap`; edge `e ^ 1` is its reverse).
     out: Vec<Vec<usize>>,
@@ -902,45 +918,75 @@ impl UnitFlow {
 
     /// Augments until no path is left; returns how many units it added. Flow into the sink is
     /// never taken back (a path ends at the sink), so what an earlier call placed stays placed.
+    ///
+    /// Depth first from each edge out of the source in turn, each tried until it is used up or
+    /// no path is left from it. One pass is enough: a node with no path to the sink keeps having
+    /// none while other paths are augmented (an augmenting path can't pass through a node that
+    /// reaches nothing, and only adds edges between nodes on that path). Most found cards go
+    /// straight to an instruction with room, so a typical path is three or four edges long.
     fn max_flow(&mut self, source: usize, sink: usize) -> usize {
         let mut added = 0;
-        let mut via: Vec<Option<usize>> = vec![None; self.out.len()];
-        let mut queue = std::collections::VecDeque::new();
-        loop {
-            via.iter_mut().for_each(|v| *v = None);
-            queue.clear();
-            queue.push_back(source);
-            let mut reached = false;
-            while let Some(n) = queue.pop_front() {
-                for &e in &self.out[n] {
-                    let m = self.to[e];
-                    if self.cap[e] > 0 && m != source && via[m].is_none() {
-                        via[m] = Some(e);
-                        if m == sink {
-                            reached = true;
-                            break;
-                        }
-                        queue.push_back(m);
-                    }
-                }
-                if reached {
+        let mut seen = vec![0u32; self.out.len()];
+        let mut stamp = 0u32;
+        let mut path = Vec::new();
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for k in 0..self.out[source].len() {
+            let first = self.out[source][k];
+            while self.cap[first] > 0 {
+                stamp += 1;
+                seen[source] = stamp;
+                if !self.path_from(first, sink, &mut seen, stamp, &mut path, &mut stack) {
                     break;
                 }
-            }
-            if !reached {
-                return added;
-            }
-            let mut n = sink;
-            while let Some(e) = via[n] {
-                self.cap[e] -= 1;
-                self.cap[e ^ 1] += 1;
-                n = self.to[e ^ 1];
-                if n == source {
-                    break;
+                for &e in &path {
+                    self.cap[e] -= 1;
+                    self.cap[e ^ 1] += 1;
                 }
+                added += 1;
             }
-            added += 1;
         }
+        added
+    }
+
+    /// A path of edges with capacity left from edge `first` to `sink` through nodes not yet
+    /// `seen` in this search, into `path`; false when there is none.
+    fn path_from(
+        &self,
+        first: usize,
+        sink: usize,
+        seen: &mut [u32],
+        stamp: u32,
+        path: &mut Vec<usize>,
+        stack: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        path.clear();
+        stack.clear();
+        path.push(first);
+        let start = self.to[first];
+        if start == sink {
+            return true;
+        }
+        seen[start] = stamp;
+        stack.push((start, 0));
+        while let Some(top) = stack.last_mut() {
+            let (node, next) = *top;
+            if let Some(&e) = self.out[node].get(next) {
+                top.1 += 1;
+                let m = self.to[e];
+                if self.cap[e] > 0 && seen[m] != stamp {
+                    path.push(e);
+                    if m == sink {
+                        return true;
+                    }
+                    seen[m] = stamp;
+                    stack.push((m, 0));
+                }
+            } else {
+                stack.pop();
+                path.pop();
+            }
+        }
+        false
     }
 }
 

@@ -173,6 +173,8 @@ pub enum Decision {
         joint_min: usize,
         /// Where each instruction puts the cards it finds.
         to: Vec<crate::cards::instructions::Destination>,
+        /// Whether each instruction reveals the cards it finds (701.23e).
+        reveal: Vec<bool>,
     },
     /// Choose `count` different cards among options (one from a revealed hand; two of the cards
     /// Gifts Ungiven found), answered with `Cards`.

@@ -1,8 +1,10 @@
 //! Scripted decisions: choices a scenario fixes in advance. Strict — an answer that isn't legal
 //! is an error listing the legal ones (the simulator checks it like any other answer).
 
-use crate::model::{Game, PlayerId};
-use crate::rules::search::assign_parts;
+use crate::model::{Game, ObjId, PlayerId};
+use crate::rules::Violation;
+use crate::rules::search::PartPlan;
+use crate::rules::search::{assign_parts, in_order_split, split_by_matching};
 use crate::sim::{Choice, Decider, Decision, SimError};
 
 /// Kinds of scripted decision.
@@ -154,6 +156,13 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                 let e = &self.entries[i];
                 let choice = match (kind, decision) {
                     (ScriptKind::May, _) => Choice::Bool(e.accept),
+                    (ScriptKind::Search, Decision::Find { parts, .. }) if parts.len() > 1 => {
+                        let split = in_order_split(&e.cards, parts);
+                        if let Some(violation) = first_violation(game, parts, &split) {
+                            return Err(out_of_order_find(game, i, &e.cards, parts, violation));
+                        }
+                        Choice::Parts(split)
+                    }
                     (ScriptKind::Search, Decision::Find { parts, .. }) => {
                         Choice::Parts(assign_parts(game, &e.cards, parts))
                     }
@@ -177,6 +186,45 @@ impl<D: Decider> Decider for Scripted<'_, D> {
         }
         self.inner.decide(game, step, decision)
     }
+}
+
+/// A scripted merged find (701.23h) whose cards, split in the order listed (each to the first
+/// instruction that could find it and has room: the engine protocol's rule), break an
+/// instruction's find. When another split is legal, the error shows the cards in an order that
+/// gives it; otherwise it is the violation of the in-order split, as for any illegal answer.
+fn out_of_order_find(game: &Game, entry: usize, cards: &[ObjId], parts: &[PartPlan], violation: Violation) -> SimError {
+    let Some(legal) = split_by_matching(game, cards, parts, &|_, _| true) else {
+        return SimError::ScriptIllegal { entry, violation, options: Vec::new() };
+    };
+    // An order the in-order rule splits legally: each instruction's cards in turn, and within
+    // them first the cards no earlier instruction could take while it still has room.
+    let order: Vec<ObjId> = legal.iter().flatten().copied().collect();
+    let ids = |cs: &[ObjId]| cs.iter().map(|&c| game.obj(c).id.clone()).collect::<Vec<_>>().join(", ");
+    let hint = match first_violation(game, parts, &in_order_split(&order, parts)) {
+        None => format!("list them as [{}]", ids(&order)),
+        Some(_) => format!(
+            "list them so that it gives a legal split, such as {}",
+            legal.iter().map(|f| format!("[{}]", ids(f))).collect::<Vec<_>>().join(" then ")
+        ),
+    };
+    SimError::ScriptIllegal {
+        entry,
+        violation: Violation::new(
+            "701.23h",
+            format!(
+                "the scripted cards, split in the order listed (each to the first instruction that could find it \
+                 and still has room, as an engine is told to answer), break an instruction: {}. Another split is \
+                 legal, but several can be and the order is what tells an engine which: {hint}",
+                violation.message
+            ),
+        ),
+        options: Vec::new(),
+    }
+}
+
+/// The first rule one instruction's part of a merged find breaks, if any.
+fn first_violation(game: &Game, parts: &[PartPlan], split: &[Vec<ObjId>]) -> Option<Violation> {
+    parts.iter().zip(split).find_map(|(p, f)| crate::rules::search::check_found(game, p, f, &[], None).err())
 }
 
 /// Scripted targets with the object numbers their objects have now (400.7).

@@ -117,6 +117,7 @@ impl Sim<'_> {
                 cap,
                 joint_min,
                 to: specs.iter().map(|s| s.to).collect(),
+                reveal: specs.iter().map(|s| s.reveal).collect(),
             };
             let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
             let total: usize = found.iter().map(Vec::len).sum();

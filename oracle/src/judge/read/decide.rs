@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::splits::{MAX_SPLITS, guided_split, legal_splits};
+use super::splits::{Guide, MAX_SPLITS, guided_split, legal_splits};
 use super::{MAX_READINGS, Observed};
 use crate::model::{Game, ObjId, ZoneRef};
 use crate::outcome::Event;
@@ -175,7 +175,7 @@ impl Decider for Observed<'_> {
                 let yes = self.find(step, pred).is_some() && self.alternative(2) == 0;
                 Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
             }
-            Decision::Find { searcher, parts, cap, looked_at, to, .. } => {
+            Decision::Find { searcher, parts, cap, looked_at, to, reveal, .. } => {
                 let who = name(*searcher);
                 let logged = if self.searches_logged {
                     self.searched_by(step, *searcher, &who)
@@ -228,12 +228,6 @@ impl Decider for Observed<'_> {
                     Some(d) => d.clone(),
                     None => went_from(c),
                 };
-                let guided = guided_split(game, &cards, parts, to, &destination, &names);
-                let first = assign_parts(game, &cards, parts);
-                let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
-                if !splits.contains(&first) {
-                    splits.push(first);
-                }
                 // Cards the log reveals in this step were found by an instruction that reveals
                 // (701.23e): where destinations don't tell the instructions apart, that does.
                 let revealed: BTreeSet<&str> = self
@@ -245,8 +239,16 @@ impl Decider for Observed<'_> {
                         _ => Vec::new(),
                     })
                     .collect();
+                let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_str());
+                let guide = Guide { to, reveal, destination: &destination, revealed: &shown };
+                let guided = guided_split(game, &cards, parts, &guide, &names);
+                let first = assign_parts(game, &cards, parts);
+                let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
+                if !splits.contains(&first) {
+                    splits.push(first);
+                }
                 let group = |c: ObjId| {
-                    let shown = if revealed.contains(game.obj(c).id.as_str()) { " (revealed)" } else { "" };
+                    let shown = if shown(c) { " (revealed)" } else { "" };
                     Some(format!("{}{shown}", destination(c).unwrap_or_default()))
                 };
                 let others = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &group);

@@ -55,9 +55,10 @@ pub(super) fn legal_splits(
             out.push(split);
         }
     }
-    // An exact split when one exists: a large find whose cards several instructions could have
-    // found (701.23h) defeats the greedy rules and the bounded walk below.
-    if let Some(split) = crate::rules::search::split_by_matching(game, cards, parts, &|_, _| true)
+    // An exact split when one exists and the greedy rules found none: a large find whose cards
+    // several instructions could have found (701.23h) defeats them and the bounded walk below.
+    if out.is_empty()
+        && let Some(split) = crate::rules::search::split_by_matching(game, cards, parts, &|_, _| true)
         && legal(&split)
         && !out.contains(&split)
     {
@@ -120,33 +121,56 @@ pub(super) fn legal_splits(
     out
 }
 
+/// What the observation shows of a merged search's found cards, and what each instruction does
+/// with them: where each instruction puts its cards (`to`) and whether it reveals them
+/// (`reveal`, 701.23e); where each card went (`destination`) and whether the log revealed it in
+/// the step (`revealed`).
+pub(super) struct Guide<'a> {
+    pub to: &'a [crate::cards::instructions::Destination],
+    pub reveal: &'a [bool],
+    pub destination: &'a dyn Fn(ObjId) -> Option<String>,
+    pub revealed: &'a dyn Fn(ObjId) -> bool,
+}
+
 /// The split of a merged search's found cards (701.23h) that sends each card by an instruction
-/// whose destination is where the observation says the card went (`destination`), the
-/// instruction furthest below its minimum among those first; `None` when that split isn't legal.
+/// that puts it where the observation says it went and reveals it if and only if the log
+/// revealed it — else by one that puts it there, else by any that could find it — the
+/// instruction furthest below its minimum among those first, or, when that greedy choice isn't
+/// legal, a legal split among the same instructions ([`split_by_matching`]); `None` when there
+/// is none.
+///
+/// [`split_by_matching`]: crate::rules::search::split_by_matching
 pub(super) fn guided_split(
     game: &Game,
     cards: &[ObjId],
     parts: &[crate::rules::search::PartPlan],
-    to: &[crate::cards::instructions::Destination],
-    destination: &dyn Fn(ObjId) -> Option<String>,
+    guide: &Guide,
     names: &[String],
 ) -> Option<Vec<Vec<ObjId>>> {
-    // The instructions that could have sent each card where it went (all that could find it
-    // when none matches).
+    // The instructions that could have sent each card where it went, revealed or not.
     let pools: Vec<Vec<usize>> = cards
         .iter()
         .map(|&c| {
             let fits: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].candidates.contains(&c)).collect();
-            let went = destination(c);
-            let matching: Vec<usize> = fits
+            let went = (guide.destination)(c);
+            let there: Vec<usize> = fits
                 .iter()
                 .copied()
                 .filter(|&i| {
-                    to.get(i).and_then(|&d| crate::sim::destination_zone(game, c, d)).map(|z| z.display(names))
+                    guide.to.get(i).and_then(|&d| crate::sim::destination_zone(game, c, d)).map(|z| z.display(names))
                         == went
                 })
                 .collect();
-            if matching.is_empty() { fits } else { matching }
+            let shown = (guide.revealed)(c);
+            let alike: Vec<usize> =
+                there.iter().copied().filter(|&i| guide.reveal.get(i).copied().unwrap_or(false) == shown).collect();
+            if !alike.is_empty() {
+                alike
+            } else if !there.is_empty() {
+                there
+            } else {
+                fits
+            }
         })
         .collect();
     let mut split = vec![Vec::new(); parts.len()];
