@@ -757,19 +757,36 @@ pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec
 }
 
 /// A scripted merged find (701.23h) split the way the engine protocol tells an adapter to answer
-/// one prompt per instruction: each card to the first instruction that could find it and still
-/// has room; a card no instruction could find goes to the first (its check names it). A scenario
-/// fixes the found cards and, through their order, the split: several splits can be legal and
-/// lead to different outcomes, and an engine can't be asked to guess which one the author meant.
-/// The split is returned whether or not it is legal (the caller checks it).
-pub fn in_order_split(cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec<ObjId>> {
-    let mut split = vec![Vec::new(); parts.len()];
+/// one prompt per instruction: each card to the first instruction that could still take it — a
+/// candidate of it, with room left, and, where names must differ, of a name it doesn't hold yet.
+/// A scenario fixes the found cards and, through their order, the split: several splits can be
+/// legal and lead to different outcomes, and an engine can't be asked to guess which one the
+/// author meant. The split is returned whether or not it is legal (the caller checks it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InOrderSplit {
+    /// The cards each instruction takes.
+    pub split: Vec<Vec<ObjId>>,
+    /// Cards no instruction could still take, in the order listed (left out of `split`).
+    pub homeless: Vec<ObjId>,
+}
+
+/// [`InOrderSplit`] of `cards` among `parts`.
+pub fn in_order_split(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> InOrderSplit {
+    let mut split: Vec<Vec<ObjId>> = vec![Vec::new(); parts.len()];
+    let mut homeless = Vec::new();
     for &c in cards {
-        let slot =
-            (0..parts.len()).find(|&i| parts[i].candidates.contains(&c) && split[i].len() < parts[i].max).unwrap_or(0);
-        split[slot].push(c);
+        let names = &game.obj(c).chars.names;
+        let takes = |i: usize, held: &[ObjId]| {
+            parts[i].candidates.contains(&c)
+                && held.len() < parts[i].max
+                && !(parts[i].different_names && held.iter().any(|&h| game.obj(h).chars.names == *names))
+        };
+        match (0..parts.len()).find(|&i| takes(i, &split[i])) {
+            Some(i) => split[i].push(c),
+            None => homeless.push(c),
+        }
     }
-    split
+    InOrderSplit { split, homeless }
 }
 
 /// 701.23h: a split of a merged search's found cards among its instructions in which every
@@ -823,6 +840,12 @@ fn flow_split(
     let part_node = |i: usize| 2 + cards.len() + i;
     let mut flow = UnitFlow::new(2 + cards.len() + parts.len());
     let mut name_nodes: std::collections::BTreeMap<(usize, &Vec<String>), usize> = Default::default();
+    // Each node's edges onward come first in its list, before the reverses of the edges into it:
+    // the search tries them first, and an instruction with room is one step from the sink
+    // rather than behind every card it already holds.
+    let floor = |p: &PartPlan| p.min.min(p.max);
+    let sink_edges: Vec<usize> =
+        parts.iter().enumerate().map(|(i, p)| flow.add_edge(part_node(i), sink, floor(p))).collect();
     let mut card_edges: Vec<Vec<(usize, usize)>> = Vec::with_capacity(cards.len());
     for (k, &c) in cards.iter().enumerate() {
         flow.add_edge(source, card_node(k), 1);
@@ -848,15 +871,12 @@ fn flow_split(
         }
         card_edges.push(edges);
     }
-    let floor = |p: &PartPlan| p.min.min(p.max);
-    let sink_edges: Vec<usize> =
-        parts.iter().enumerate().map(|(i, p)| flow.add_edge(part_node(i), sink, floor(p))).collect();
     let wanted: usize = parts.iter().map(|p| floor(p)).sum();
-    let minimums_met = flow.max_flow(source, sink) == wanted;
+    let minimums_met = flow.max_flow(source, sink, wanted) == wanted;
     for (i, &e) in sink_edges.iter().enumerate() {
         flow.raise(e, parts[i].max - floor(parts[i]));
     }
-    flow.max_flow(source, sink);
+    flow.max_flow(source, sink, cards.len() - flow.placed(&sink_edges));
     if flow.placed(&sink_edges) < cards.len() {
         return None;
     }
@@ -867,6 +887,14 @@ fn flow_split(
     }
     let legal = minimums_met && checks.iter().zip(&split).all(|(check, found)| check.holds(found));
     Some((split, legal))
+}
+
+/// One depth-first search of [`UnitFlow::max_flow`]: where it ends, its mark for nodes seen in
+/// it, and the nodes known to reach nothing.
+struct Search<'a> {
+    sink: usize,
+    stamp: u32,
+    dead: &'a [bool],
 }
 
 /// A flow network of small integer capacities, augmented one unit at a time (Ford–Fulkerson):
@@ -916,26 +944,37 @@ impl UnitFlow {
         self.cap[e ^ 1] > 0
     }
 
-    /// Augments until no path is left; returns how many units it added. Flow into the sink is
-    /// never taken back (a path ends at the sink), so what an earlier call placed stays placed.
+    /// Augments until no path is left or `limit` units are added; returns how many units it
+    /// added. Flow into the sink is never taken back (a path ends at the sink), so what an
+    /// earlier call placed stays placed.
     ///
     /// Depth first from each edge out of the source in turn, each tried until it is used up or
-    /// no path is left from it. One pass is enough: a node with no path to the sink keeps having
-    /// none while other paths are augmented (an augmenting path can't pass through a node that
-    /// reaches nothing, and only adds edges between nodes on that path). Most found cards go
-    /// straight to an instruction with room, so a typical path is three or four edges long.
-    fn max_flow(&mut self, source: usize, sink: usize) -> usize {
+    /// no path is left from it. One pass is enough, and a node a failed search visited can be
+    /// skipped for the rest of the call: a node with no path to the sink keeps having none while
+    /// other paths are augmented (an augmenting path can't pass through a node that reaches
+    /// nothing, and only adds edges between nodes on that path). Without that, every card left
+    /// over once an instruction is full would search the whole network again (a find of 4 500
+    /// cards took 0.6 s). Most found cards go straight to an instruction with room, so a typical
+    /// path is three or four edges long.
+    fn max_flow(&mut self, source: usize, sink: usize, limit: usize) -> usize {
         let mut added = 0;
         let mut seen = vec![0u32; self.out.len()];
+        let mut dead = vec![false; self.out.len()];
         let mut stamp = 0u32;
         let mut path = Vec::new();
         let mut stack: Vec<(usize, usize)> = Vec::new();
+        let mut visited = Vec::new();
         for k in 0..self.out[source].len() {
             let first = self.out[source][k];
-            while self.cap[first] > 0 {
+            while self.cap[first] > 0 && added < limit {
                 stamp += 1;
                 seen[source] = stamp;
-                if !self.path_from(first, sink, &mut seen, stamp, &mut path, &mut stack) {
+                visited.clear();
+                let search = Search { sink, stamp, dead: &dead };
+                if !self.path_from(first, &search, &mut seen, &mut path, &mut stack, &mut visited) {
+                    for &n in &visited {
+                        dead[n] = true;
+                    }
                     break;
                 }
                 for &e in &path {
@@ -948,37 +987,43 @@ impl UnitFlow {
         added
     }
 
-    /// A path of edges with capacity left from edge `first` to `sink` through nodes not yet
-    /// `seen` in this search, into `path`; false when there is none.
+    /// A path of edges with capacity left from edge `first` to the sink through nodes not yet
+    /// `seen` in this search and not dead, into `path`; false when there is none. The nodes it
+    /// visits go to `visited`.
     fn path_from(
         &self,
         first: usize,
-        sink: usize,
+        search: &Search,
         seen: &mut [u32],
-        stamp: u32,
         path: &mut Vec<usize>,
         stack: &mut Vec<(usize, usize)>,
+        visited: &mut Vec<usize>,
     ) -> bool {
         path.clear();
         stack.clear();
         path.push(first);
         let start = self.to[first];
-        if start == sink {
+        if start == search.sink {
             return true;
         }
-        seen[start] = stamp;
+        if search.dead[start] {
+            return false;
+        }
+        seen[start] = search.stamp;
+        visited.push(start);
         stack.push((start, 0));
         while let Some(top) = stack.last_mut() {
             let (node, next) = *top;
             if let Some(&e) = self.out[node].get(next) {
                 top.1 += 1;
                 let m = self.to[e];
-                if self.cap[e] > 0 && seen[m] != stamp {
+                if self.cap[e] > 0 && seen[m] != search.stamp && !search.dead[m] {
                     path.push(e);
-                    if m == sink {
+                    if m == search.sink {
                         return true;
                     }
-                    seen[m] = stamp;
+                    seen[m] = search.stamp;
+                    visited.push(m);
                     stack.push((m, 0));
                 }
             } else {

@@ -4,7 +4,7 @@
 use crate::model::{Game, ObjId, PlayerId};
 use crate::rules::Violation;
 use crate::rules::search::PartPlan;
-use crate::rules::search::{assign_parts, in_order_split, split_by_matching};
+use crate::rules::search::{InOrderSplit, assign_parts, in_order_split, split_by_matching};
 use crate::sim::{Choice, Decider, Decision, SimError};
 
 /// Kinds of scripted decision.
@@ -157,11 +157,12 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                 let choice = match (kind, decision) {
                     (ScriptKind::May, _) => Choice::Bool(e.accept),
                     (ScriptKind::Search, Decision::Find { parts, .. }) if parts.len() > 1 => {
-                        let split = in_order_split(&e.cards, parts);
-                        if let Some(violation) = first_violation(game, parts, &split) {
-                            return Err(out_of_order_find(game, i, &e.cards, parts, violation));
+                        let listed = in_order_split(game, &e.cards, parts);
+                        let broken = first_violation(game, parts, &listed.split);
+                        if !listed.homeless.is_empty() || broken.is_some() {
+                            return Err(out_of_order_find(game, i, &e.cards, parts, &listed, broken));
                         }
-                        Choice::Parts(split)
+                        Choice::Parts(listed.split)
                     }
                     (ScriptKind::Search, Decision::Find { parts, .. }) => {
                         Choice::Parts(assign_parts(game, &e.cards, parts))
@@ -188,43 +189,74 @@ impl<D: Decider> Decider for Scripted<'_, D> {
     }
 }
 
-/// A scripted merged find (701.23h) whose cards, split in the order listed (each to the first
-/// instruction that could find it and has room: the engine protocol's rule), break an
-/// instruction's find. When another split is legal, the error shows the cards in an order that
-/// gives it; otherwise it is the violation of the in-order split, as for any illegal answer.
-fn out_of_order_find(game: &Game, entry: usize, cards: &[ObjId], parts: &[PartPlan], violation: Violation) -> SimError {
+/// A scripted merged find (701.23h) whose cards, split in the order listed ([`in_order_split`]:
+/// the engine protocol's rule), leave a card no instruction can still take or break an
+/// instruction's find. The error says which card or which instruction, and, when another split
+/// is legal, an order that gives it — or that no order does, when the rule can't reach any legal
+/// split (an optional instruction listed first takes a card a later one needs).
+fn out_of_order_find(
+    game: &Game,
+    entry: usize,
+    cards: &[ObjId],
+    parts: &[PartPlan],
+    listed: &InOrderSplit,
+    broken: Option<(usize, Violation)>,
+) -> SimError {
+    let ids = |cs: &[ObjId]| cs.iter().map(|&c| game.obj(c).id.clone()).collect::<Vec<_>>().join(", ");
+    let what = match (listed.homeless.split_first(), &broken) {
+        (Some((first, rest)), _) => format!(
+            "{}{} can't go to any instruction: each one that could find it is full or, where names must \
+             differ, already has a card with its name",
+            game.obj(*first).id,
+            if rest.is_empty() { String::new() } else { format!(" (and {} more)", rest.len()) }
+        ),
+        (None, Some((i, v))) => format!("instruction {} of {} breaks {}: {}", i + 1, parts.len(), v.clause, v.message),
+        (None, None) => "the cards can't be split among the instructions".into(),
+    };
     let Some(legal) = split_by_matching(game, cards, parts, &|_, _| true) else {
+        let violation = match broken {
+            Some((_, v)) if listed.homeless.is_empty() => v,
+            _ => Violation::new("701.23h", what),
+        };
         return SimError::ScriptIllegal { entry, violation, options: Vec::new() };
     };
-    // An order the in-order rule splits legally: each instruction's cards in turn, and within
-    // them first the cards no earlier instruction could take while it still has room.
+    // An order the in-order rule splits legally, when there is an easy one: each instruction's
+    // cards in turn.
     let order: Vec<ObjId> = legal.iter().flatten().copied().collect();
-    let ids = |cs: &[ObjId]| cs.iter().map(|&c| game.obj(c).id.clone()).collect::<Vec<_>>().join(", ");
-    let hint = match first_violation(game, parts, &in_order_split(&order, parts)) {
-        None => format!("list them as [{}]", ids(&order)),
-        Some(_) => format!(
-            "list them so that it gives a legal split, such as {}",
-            legal.iter().map(|f| format!("[{}]", ids(f))).collect::<Vec<_>>().join(" then ")
-        ),
+    let reordered = in_order_split(game, &order, parts);
+    let works = reordered.homeless.is_empty() && first_violation(game, parts, &reordered.split).is_none();
+    let per_instruction =
+        legal.iter().enumerate().map(|(i, f)| format!("instruction {}: [{}]", i + 1, ids(f))).collect::<Vec<_>>();
+    let hint = if works {
+        format!("list them as [{}]", ids(&order))
+    } else {
+        format!(
+            "no order found gives a legal split by that rule ({} is legal), so leave this search unscripted and \
+             assert on its outcomes",
+            per_instruction.join(", ")
+        )
     };
     SimError::ScriptIllegal {
         entry,
         violation: Violation::new(
             "701.23h",
             format!(
-                "the scripted cards, split in the order listed (each to the first instruction that could find it \
-                 and still has room, as an engine is told to answer), break an instruction: {}. Another split is \
-                 legal, but several can be and the order is what tells an engine which: {hint}",
-                violation.message
+                "the scripted cards, split in the order listed (each to the first instruction that could still \
+                 take it, as an engine is told to answer), don't split legally: {what}. Another split is legal, but \
+                 several can be and the order is what tells an engine which: {hint}"
             ),
         ),
         options: Vec::new(),
     }
 }
 
-/// The first rule one instruction's part of a merged find breaks, if any.
-fn first_violation(game: &Game, parts: &[PartPlan], split: &[Vec<ObjId>]) -> Option<Violation> {
-    parts.iter().zip(split).find_map(|(p, f)| crate::rules::search::check_found(game, p, f, &[], None).err())
+/// The first instruction (its index) whose part of a merged find breaks a rule, and the rule.
+fn first_violation(game: &Game, parts: &[PartPlan], split: &[Vec<ObjId>]) -> Option<(usize, Violation)> {
+    parts
+        .iter()
+        .zip(split)
+        .enumerate()
+        .find_map(|(i, (p, f))| crate::rules::search::check_found(game, p, f, &[], None).err().map(|v| (i, v)))
 }
 
 /// Scripted targets with the object numbers their objects have now (400.7).
