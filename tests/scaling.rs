@@ -188,3 +188,62 @@ fn explore_and_judge_agree_on_a_small_library() {
         assert_eq!(judge(&setup, &concretize(legal, SEED ^ i as u64)), Verdict::Legal, "outcome #{i}");
     }
 }
+
+/// A merged search (701.23h) of "all cards with different names" and "all cards with mana value
+/// 2 or less", both into the hand, over a library of `copies` Forests, Lightning Bolts and
+/// Grizzly Bears each; the scripted find takes every card, one of each name first (the in-order
+/// rule gives those three to the first instruction).
+fn merged_find_scenario(copies: usize, scripted: bool) -> String {
+    let mut library = String::new();
+    let mut find = vec!["forest-1".to_string(), "bolt-1".to_string(), "bears-1".to_string()];
+    for (name, id) in [("Forest", "forest"), ("Lightning Bolt", "bolt"), ("Grizzly Bears", "bears")] {
+        for i in 1..=copies {
+            library.push_str(&format!("      - {{card: {name}, id: {id}-{i}}}\n"));
+            if i > 1 {
+                find.push(format!("{id}-{i}"));
+            }
+        }
+    }
+    let decisions = if scripted {
+        format!("decisions:\n  - search: {{player: Alice, find: [{}]}}\n", find.join(", "))
+    } else {
+        String::new()
+    };
+    format!(
+        "title: merged find at scale\nrules: [\"701.23h\"]\nsource: {{kind: clause, reference: \"701.23h\"}}\ncards:\n  \
+         - name: Sorted Tutor\n    mana_cost: \"{{1}}\"\n    types: [Sorcery]\n    oracle: \"test\"\n    spell:\n      \
+         effect:\n        - search: {{searcher: you, zones: [library], count: all, different_names: true, to: hand}}\n        \
+         - search: {{searcher: you, zones: [library], for: {{mana_value_at_most: 2}}, count: all, to: hand, shuffle: true}}\n\
+         players:\n  - name: Alice\n    hand: [{{card: Sorted Tutor, id: tutor}}]\n    library:\n{library}  - name: Bob\n\
+         {decisions}steps:\n  - cast: {{player: Alice, card: tutor}}\n  - resolve_all\nexpect: {{}}\n"
+    )
+}
+
+/// Fuzz finding 14 at scale: the judge splits a merged find of 300 and 4 500 ambiguous cards
+/// exactly (a flow, not a bounded walk), accepts the legal outcome, and names the minimum a find
+/// without the Bears breaks (701.23d). No timing assertion: the flow is linear in practice
+/// (`fuzz/FINDINGS.md` 14 has the figure).
+#[test]
+fn judge_splits_a_large_merged_find_exactly() {
+    for copies in [100, 1_500] {
+        let scripted =
+            mtg_oracle::scenario::load_str("scaled.yaml", &merged_find_scenario(copies, true), &pool()).expect("loads");
+        let unscripted = mtg_oracle::scenario::load_str("scaled.yaml", &merged_find_scenario(copies, false), &pool())
+            .expect("loads");
+        let (outcome, _) = first_run(&scripted.setup).expect("the scripted run succeeds");
+        let legal = concretize(&outcome, SEED);
+        assert_eq!(judge(&unscripted.setup, &legal), Verdict::Legal, "{copies} copies of each name");
+        let mut no_bears = legal.clone();
+        let bears = |c: &str| c.starts_with("bears-");
+        found_mut(&mut no_bears).retain(|c| !bears(c));
+        no_bears.events.retain(|e| !matches!(&e.event, Event::Moved { card, .. } if bears(card)));
+        let moved: Vec<String> = zone(&mut no_bears, "Alice.hand").iter().filter(|c| bears(c)).cloned().collect();
+        zone(&mut no_bears, "Alice.hand").retain(|c| !bears(c));
+        no_bears.zones.entry("Alice.library".into()).or_default().extend(moved.iter().cloned());
+        for c in &moved {
+            no_bears.known.remove(c);
+        }
+        let verdict = judge(&unscripted.setup, &no_bears);
+        assert_eq!(clause(&verdict, "no Bears found", copies), "701.23d", "{verdict:?}");
+    }
+}
