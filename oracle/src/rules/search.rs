@@ -743,7 +743,6 @@ pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec
     // The bounded walk gives up on a large ambiguous find (a hundred cards that both "all cards
     // with different names" and "all cards with mana value 2 or less" could have found); the
     // split is then a flow problem, solved exactly.
-    let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
     if let Some((split, _)) = flow_split(&checks, cards, &|_, _| true) {
         // Legal, or else a split that breaks only what can't be met (too few cards for an
         // instruction, 701.23b/d), which names that rule rather than a repeated name.
@@ -766,7 +765,10 @@ pub fn assign_parts(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> Vec<Vec
 pub struct InOrderSplit {
     /// The cards each instruction takes.
     pub split: Vec<Vec<ObjId>>,
-    /// Cards no instruction could still take, in the order listed (left out of `split`).
+    /// Cards some instruction could find but none could still take (full, or holding a card of
+    /// that name where names must differ), in the order listed; left out of `split`. A card no
+    /// instruction could find at all is in the first instruction's part instead, where its
+    /// check names it.
     pub homeless: Vec<ObjId>,
 }
 
@@ -783,6 +785,8 @@ pub fn in_order_split(game: &Game, cards: &[ObjId], parts: &[PartPlan]) -> InOrd
         };
         match (0..parts.len()).find(|&i| takes(i, &split[i])) {
             Some(i) => split[i].push(c),
+            // A card no instruction could find goes to the first, whose check names it (701.23a).
+            None if !parts.iter().any(|p| p.candidates.contains(&c)) => split[0].push(c),
             None => homeless.push(c),
         }
     }
@@ -846,10 +850,20 @@ fn flow_split(
     let floor = |p: &PartPlan| p.min.min(p.max);
     let sink_edges: Vec<usize> =
         parts.iter().enumerate().map(|(i, p)| flow.add_edge(part_node(i), sink, floor(p))).collect();
+    // The cards each instruction must find, sorted to be looked up (a quantity-only "all cards"
+    // requires every card of a library).
+    let required: Vec<Vec<ObjId>> = checks
+        .iter()
+        .map(|check| {
+            let mut r = check.required.clone();
+            r.sort_unstable();
+            r
+        })
+        .collect();
     let mut card_edges: Vec<Vec<(usize, usize)>> = Vec::with_capacity(cards.len());
     for (k, &c) in cards.iter().enumerate() {
         flow.add_edge(source, card_node(k), 1);
-        let required_by: Vec<usize> = (0..parts.len()).filter(|&i| checks[i].required.contains(&c)).collect();
+        let required_by: Vec<usize> = (0..parts.len()).filter(|&i| required[i].binary_search(&c).is_ok()).collect();
         let fits: Vec<usize> = match required_by.as_slice() {
             [] => (0..parts.len()).filter(|&i| checks[i].is_candidate(c) && allowed(c, i)).collect(),
             [only] => vec![*only],

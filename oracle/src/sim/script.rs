@@ -3,8 +3,7 @@
 
 use crate::model::{Game, ObjId, PlayerId};
 use crate::rules::Violation;
-use crate::rules::search::PartPlan;
-use crate::rules::search::{InOrderSplit, assign_parts, in_order_split, split_by_matching};
+use crate::rules::search::{InOrderSplit, PartPlan, assign_parts, in_order_split, split_by_matching};
 use crate::sim::{Choice, Decider, Decision, SimError};
 
 /// Kinds of scripted decision.

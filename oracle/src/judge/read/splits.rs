@@ -60,7 +60,6 @@ pub(super) fn legal_splits(
     if out.is_empty()
         && let Some(split) = crate::rules::search::split_by_matching(game, cards, parts, &|_, _| true)
         && legal(&split)
-        && !out.contains(&split)
     {
         out.push(split);
     }
