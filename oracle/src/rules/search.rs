@@ -417,7 +417,7 @@ impl<'a> FoundCheck<'a> {
             if repeats && !seen.insert(f) {
                 return Some(FoundFailure::Twice(f));
             }
-            if self.sorted_candidates.binary_search(&f).is_err() {
+            if !self.is_candidate(f) {
                 return Some(FoundFailure::NotACandidate(f));
             }
         }
