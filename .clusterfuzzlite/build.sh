@@ -15,8 +15,9 @@ if [ -z "$TARGETS" ]; then
     exit 1
 fi
 if [ "${SANITIZER:-address}" = "address" ] || [ "${SANITIZER:-address}" = "memory" ]; then
-    # Nightly (the base image's toolchain): the service's sanitizer.
-    cargo fuzz build -O --sanitizer "$SANITIZER"
+    # Nightly (the base image's toolchain): the service's sanitizer, with the system allocator
+    # it intercepts (no mimalloc: fuzz/Cargo.toml's `fast-alloc` feature).
+    cargo fuzz build -O --sanitizer "$SANITIZER" --no-default-features
 else
     # coverage / undefined / none: plain coverage-instrumented builds, as on stable.
     cargo fuzz build -O --sanitizer none

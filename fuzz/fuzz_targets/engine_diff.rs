@@ -6,6 +6,12 @@
 
 use libfuzzer_sys::fuzz_target;
 
+/// mimalloc ([`mtg_oracle::FastAllocator`]), except in sanitizer builds (`--no-default-features`),
+/// where the sanitizer's allocator must see every allocation.
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 fuzz_target!(|data: &[u8]| {
     if let Err(failure) = mtg_oracle::fuzzing::engine_diff::engine_diff(data) {
         panic!("{failure}");

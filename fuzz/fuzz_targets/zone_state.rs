@@ -3,6 +3,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+
+/// mimalloc ([`mtg_oracle::FastAllocator`]), except in sanitizer builds (`--no-default-features`),
+/// where the sanitizer's allocator must see every allocation.
+#[cfg(feature = "fast-alloc")]
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
 use mtg_oracle::fuzzing::targets::Target;
 
 fuzz_target!(|data: &[u8]| {

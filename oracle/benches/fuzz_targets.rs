@@ -1,10 +1,11 @@
 //! Per-input cost of every fuzz target, replayed in process from its committed corpus.
 //!
 //! For each target this runs each file of `corpus/<target>/` through the same function the
-//! cargo-fuzz target calls, one at a time, `ROUNDS` times, and prints the median, 90th percentile
-//! and maximum time per input (the fastest of the rounds for each input, so a busy machine
-//! doesn't count against it), the slowest input's name, and the inputs per second that the
-//! median implies. It measures the checks only: the coverage instrumentation of a real libFuzzer
+//! cargo-fuzz target calls, one at a time, `ROUNDS` times, and prints the median, mean, 90th
+//! percentile and maximum time per input (the fastest of the rounds for each input, so a busy
+//! machine doesn't count against it), the slowest input's name, and the inputs per second that the
+//! median implies. The mean is what replaying the whole corpus costs per input: a few slow inputs
+//! weigh on it, and on a fuzzing run's exec/s, more than on the median. It measures the checks only: the coverage instrumentation of a real libFuzzer
 //! run adds to this (`fuzz/speed.sh` measures that run's exec/s).
 //!
 //! Run with `cargo bench -p mtg-oracle --bench fuzz_targets` (all five targets) or
@@ -19,6 +20,10 @@ use std::time::{Duration, Instant};
 
 use mtg_oracle::fuzzing::engine_diff::engine_diff;
 use mtg_oracle::fuzzing::targets::Target;
+
+/// The project's allocator ([`mtg_oracle::FastAllocator`]), so the figures match the tools'.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
 
 const TARGETS: [&str; 5] = ["zone_state", "search_request", "scenario_yaml", "judge_observation", "engine_diff"];
 
@@ -50,8 +55,8 @@ fn main() {
     let wanted: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let rounds: usize = std::env::var("FUZZ_BENCH_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(3).max(1);
     println!(
-        "{:<18} {:>6} {:>10} {:>10} {:>10} {:>12}  slowest input",
-        "target", "inputs", "median", "p90", "max", "inputs/s"
+        "{:<18} {:>6} {:>10} {:>10} {:>10} {:>10} {:>12}  slowest input",
+        "target", "inputs", "median", "mean", "p90", "max", "inputs/s"
     );
     for target in TARGETS.into_iter().filter(|t| wanted.is_empty() || wanted.iter().any(|w| w == t)) {
         let only = std::env::var("FUZZ_BENCH_FILTER").unwrap_or_default();
@@ -85,11 +90,13 @@ fn main() {
             continue;
         }
         let median = percentile(&sorted, 0.5);
+        let mean = sorted.iter().sum::<Duration>() / sorted.len() as u32;
         println!(
-            "{:<18} {:>6} {:>10} {:>10} {:>10} {:>12.0}  {}{}",
+            "{:<18} {:>6} {:>10} {:>10} {:>10} {:>10} {:>12.0}  {}{}",
             target,
             inputs.len(),
             format!("{:.3} ms", median.as_secs_f64() * 1e3),
+            format!("{:.3} ms", mean.as_secs_f64() * 1e3),
             format!("{:.3} ms", percentile(&sorted, 0.9).as_secs_f64() * 1e3),
             format!("{:.3} ms", sorted[sorted.len() - 1].as_secs_f64() * 1e3),
             1.0 / median.as_secs_f64().max(1e-9),

@@ -26,6 +26,10 @@ use mtg_oracle::outcome::concrete::concretize;
 use mtg_oracle::outcome::{Event, Outcome};
 use mtg_oracle::scenario::{Setup, load_scenario};
 
+/// The project's allocator ([`mtg_oracle::FastAllocator`]), so the figures match the tools'.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 const SEED: u64 = 0x62_656e_6368;
 
 /// The unscripted setup and outcomes of it as an engine would report them.

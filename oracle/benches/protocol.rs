@@ -21,6 +21,10 @@ use mtg_oracle::check::{CheckOptions, Status, check};
 use mtg_oracle::protocol::{Mode, PROTOCOL_VERSION, ToEngine, scenario_message, to_line};
 use mtg_oracle::scenario::{collect_files, load_file};
 
+/// The project's allocator ([`mtg_oracle::FastAllocator`]), so the figures match the tools'.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mtg-oracle");
 
 fn corpus() -> Vec<PathBuf> {

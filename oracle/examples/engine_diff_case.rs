@@ -3,6 +3,11 @@
 //! so `mtg-oracle run` / `judge` can reproduce the finding.
 //!
 //! `cargo run --release -p mtg-oracle --example engine_diff_case -- INPUT OUT_STEM`
+
+/// The project's allocator ([`mtg_oracle::FastAllocator`]), so the figures match the tools'.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let (input, stem) = (args.next().expect("an engine_diff input"), args.next().expect("an output stem"));

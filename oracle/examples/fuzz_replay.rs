@@ -6,6 +6,10 @@
 //! `FUZZ_REPLAY_YAML=1`, each generator input's decoded scenario is printed first.
 use mtg_oracle::fuzzing::targets::Target;
 
+/// The project's allocator ([`mtg_oracle::FastAllocator`]), so the figures match the tools'.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let name = args.next().unwrap_or_default();

@@ -6,6 +6,10 @@ use mtg_oracle::judge::{Verdict, judge};
 use mtg_oracle::outcome::concrete::concretize;
 use mtg_oracle::scenario::load_scenario;
 
+/// The project's allocator ([`mtg_oracle::FastAllocator`]), so the figures match the tools'.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 fn main() {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().unwrap()).collect();
     let (size, times) = (args[0], args[1]);

@@ -117,7 +117,7 @@ pub struct Legal {
 pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> {
     let player = decision.player();
     let ids = |cards: &[usize]| -> Vec<String> {
-        let mut v: Vec<String> = cards.iter().map(|&c| game.obj(c).id.clone()).collect();
+        let mut v: Vec<String> = cards.iter().map(|&c| game.obj(c).id_string()).collect();
         v.sort();
         v.dedup();
         v
@@ -188,7 +188,7 @@ pub fn legal_at(game: &Game, step: usize, decision: &Decision) -> Option<Legal> 
                     .into_iter()
                     .flat_map(|z| game.zone(z).iter().copied())
                     .filter(|o| !window.contains(o))
-                    .map(|o| game.obj(o).id.clone())
+                    .map(|o| game.obj(o).id_string())
                     .collect();
             }
             legal
@@ -211,7 +211,7 @@ pub fn reference_offer(game: &Game, step: usize, decision: &Decision, mutant: Op
         // Mutant `lobotomy-offers-basic-lands`: every card of the revealed hand is offered.
         Decision::ChooseCard { options, .. } if is(Mutant::LobotomyOffersBasicLands) => {
             if let Some(&first) = options.first() {
-                offer.cards.extend(game.zone(game.obj(first).zone).iter().map(|&o| game.obj(o).id.clone()));
+                offer.cards.extend(game.zone(game.obj(first).zone).iter().map(|&o| game.obj(o).id_string()));
             }
         }
         // Mutant `may-search-not-offered`: "you may search" is answered yes without asking.
@@ -272,7 +272,7 @@ pub fn card_clause(legal: &Legal, game: Option<&Game>, card: &str, offered: bool
         OfferKind::Search if offered && legal.below_window.contains(card) => "701.23f",
         OfferKind::Search if offered => {
             let outside_of_other = game.is_some_and(|g| {
-                g.objs.iter().any(|o| o.id == card && matches!(o.zone, ZoneRef::Outside(p) if p != legal.searcher))
+                g.objs.iter().any(|o| *o.id == *card && matches!(o.zone, ZoneRef::Outside(p) if p != legal.searcher))
             });
             if outside_of_other { "701.23j" } else { "701.23a" }
         }

@@ -276,7 +276,7 @@ pub fn scripted_from_run(
     ran?;
     let game = &setup.game;
     let name = |p: usize| game.players[p].name.clone();
-    let id = |o: usize| game.obj(o).id.clone();
+    let id = |o: usize| game.obj(o).id_string();
     Ok(decider
         .trace
         .iter()

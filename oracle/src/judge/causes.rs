@@ -27,7 +27,7 @@ pub struct Causes {
 impl Causes {
     /// The causes recorded by a finished replay.
     pub fn of(sim: &Sim) -> Causes {
-        let id = |o: ObjId| sim.game.obj(o).id.clone();
+        let id = |o: ObjId| sim.game.obj(o).id_string();
         Causes {
             log: sim
                 .log

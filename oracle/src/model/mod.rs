@@ -148,8 +148,10 @@ impl std::error::Error for ZoneParseError {}
 /// One card or token and its state.
 #[derive(Debug, Clone)]
 pub struct Obj {
-    /// The scenario's id for this card: stable across zone changes.
-    pub id: String,
+    /// The scenario's id for this card: stable across zone changes. Shared rather than a
+    /// `String`: every replay clones the game, and one allocation per card made that clone and
+    /// its drop most of a large judgement's cost (issue 13).
+    pub id: Arc<str>,
     /// Its definition.
     pub def: Arc<CardDef>,
     /// Its characteristics off the stack (709.4 for split cards), computed once per definition.
@@ -185,6 +187,14 @@ pub struct Obj {
     pub spell_copy: bool,
     /// Status that lasts only as long as this object (reset on every zone change, CR 400.7).
     pub flags: ObjFlags,
+}
+
+impl Obj {
+    /// Its id as an owned `String`, as outcomes and messages hold ids (without going through
+    /// `Display`, as `to_string` on an `Arc<str>` would).
+    pub fn id_string(&self) -> String {
+        String::from(&*self.id)
+    }
 }
 
 /// Per-object status the simulator tracks beyond characteristics. Every zone change starts it

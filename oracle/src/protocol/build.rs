@@ -145,7 +145,7 @@ pub fn scenario_message(loaded: &Loaded, mode: Mode) -> ScenarioMessage {
     let mut fill = |c: &CardSetup, permanent: bool, in_player_zone: bool| -> CardSetup {
         let mut c = c.clone();
         if let Some(o) = game.objs.get(next) {
-            c.id = Some(o.id.clone());
+            c.id = Some(o.id_string());
             if !in_player_zone {
                 c.owner = Some(game.players[o.owner].name.clone());
             }

@@ -32,7 +32,7 @@ pub fn legend_rule_groups(game: &Game) -> Vec<(PlayerId, String, Vec<ObjId>)> {
 
 /// What to say about a group that breaks the legend rule.
 pub fn describe(game: &Game, (player, name, members): &(PlayerId, String, Vec<ObjId>)) -> String {
-    let ids: Vec<&str> = members.iter().map(|&o| game.obj(o).id.as_str()).collect();
+    let ids: Vec<&str> = members.iter().map(|&o| game.obj(o).id.as_ref()).collect();
     format!(
         "{} controls {} legendary permanents named {name} ({}): the legend rule (704.5j) has them keep one and put \
          the rest into their owners' graveyards, a choice the oracle doesn't model",

@@ -373,7 +373,7 @@ impl<'a> Builder<'a> {
         };
         let obj = self.game.objs.len();
         self.game.objs.push(Obj {
-            id: id.clone(),
+            id: id.as_str().into(),
             token: def.token,
             face_down: c.face_down,
             copy: false,

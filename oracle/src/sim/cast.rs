@@ -692,7 +692,7 @@ impl Sim<'_> {
         let pname = self.pname(player);
         // Every refusal check is behind: the ability is activated.
         self.game.turn_position = turn_position;
-        self.emit(Event::Activated { player: pname, card: o.id.clone(), ability: ab.name.clone() }, "602.2");
+        self.emit(Event::Activated { player: pname, card: o.id_string(), ability: ab.name.clone() }, "602.2");
         // 602.2a: an ability activated from a hidden zone (cycling from the hand) reveals its card,
         // which stays revealed while the activation goes on (701.20a).
         if crate::rules::reveal::activation_reveals(o.zone) {

@@ -472,7 +472,7 @@ pub trait Decider {
 /// object numbers (an illegal scripted or observed answer is named in the author's terms).
 pub(crate) fn describe_choice(game: &Game, choice: &Choice) -> String {
     let ids = |cards: &[ObjId]| {
-        format!("[{}]", cards.iter().map(|&o| game.obj(o).id.as_str()).collect::<Vec<_>>().join(", "))
+        format!("[{}]", cards.iter().map(|&o| game.obj(o).id.as_ref()).collect::<Vec<_>>().join(", "))
     };
     match choice {
         Choice::Bool(true) => "yes".into(),
@@ -489,7 +489,7 @@ pub(crate) fn describe_choice(game: &Game, choice: &Choice) -> String {
             targets
                 .iter()
                 .map(|t| match t {
-                    TargetChoice::Obj(o, _) => game.obj(*o).id.clone(),
+                    TargetChoice::Obj(o, _) => game.obj(*o).id_string(),
                     TargetChoice::Player(p) => game.players[*p].name.clone(),
                 })
                 .collect::<Vec<_>>()

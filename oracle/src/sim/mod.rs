@@ -171,7 +171,7 @@ impl<'d> Sim<'d> {
     }
 
     fn id(&self, obj: ObjId) -> String {
-        self.game.obj(obj).id.clone()
+        self.game.obj(obj).id_string()
     }
 
     fn pname(&self, p: PlayerId) -> String {
@@ -547,16 +547,16 @@ impl<'d> Sim<'d> {
             if hidden && o.known != 0 {
                 let who: Vec<String> =
                     (0..names.len()).filter(|&p| o.known & bit(p) != 0).map(|p| names[p].clone()).collect();
-                known.insert(o.id.clone(), who);
+                known.insert(o.id_string(), who);
             }
             if o.zone == ZoneRef::Battlefield && o.counters > 0 {
-                counters.insert(o.id.clone(), o.counters);
+                counters.insert(o.id_string(), o.counters);
             }
             if o.zone == ZoneRef::Battlefield && o.flags.tapped {
-                tapped.push(o.id.clone());
+                tapped.push(o.id_string());
             }
             if o.zone == ZoneRef::Exile && o.flags.time_counters > 0 {
-                time_counters.insert(o.id.clone(), o.flags.time_counters);
+                time_counters.insert(o.id_string(), o.flags.time_counters);
             }
         }
         let life = self.game.players.iter().map(|p| (p.name.clone(), p.life)).collect();

@@ -389,7 +389,7 @@ impl Sim<'_> {
         let chars = std::sync::Arc::new(crate::rules::characteristics::card_chars(&def));
         let obj = self.game.objs.len();
         self.game.objs.push(crate::model::Obj {
-            id: id.clone(),
+            id: id.as_str().into(),
             token: true,
             face_down: false,
             copy: false,
@@ -443,7 +443,7 @@ impl Sim<'_> {
         let id = format!("{}-copy-{}", src.id, self.game.tokens_made);
         let obj = self.game.objs.len();
         self.game.objs.push(crate::model::Obj {
-            id,
+            id: id.into(),
             copy: true,
             spell_copy: false,
             token: false,

@@ -172,7 +172,7 @@ impl<D: Decider> Decider for Scripted<'_, D> {
                         Choice::Cast(e.cards.first().map(|&c| (c, e.face)))
                     }
                     (ScriptKind::Cast, _) => match &e.run_time_card {
-                        Some(id) => Choice::Cast(game.objs.iter().position(|o| &o.id == id).map(|c| (c, e.face))),
+                        Some(id) => Choice::Cast(game.objs.iter().position(|o| *o.id == **id).map(|c| (c, e.face))),
                         None => Choice::Cast(e.cards.first().map(|&c| (c, e.face))),
                     },
                     (ScriptKind::Targets, Decision::Targets { .. }) => {

@@ -781,9 +781,9 @@ pub(super) fn search_zone(z: SearchZone, searcher: PlayerId, whose: PlayerId) ->
 
 /// A plan in words, for error messages that list what would have been legal.
 pub fn describe_plan(game: &Game, plan: &PartPlan) -> Vec<String> {
-    let ids: Vec<&str> = plan.candidates.iter().map(|&o| game.obj(o).id.as_str()).collect();
+    let ids: Vec<&str> = plan.candidates.iter().map(|&o| game.obj(o).id.as_ref()).collect();
     let must: Vec<&str> =
-        if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_str()).collect() } else { Vec::new() };
+        if plan.all { plan.public.iter().map(|&o| game.obj(o).id.as_ref()).collect() } else { Vec::new() };
     let mut out = vec![format!("find between {} and {} of: [{}]", plan.min, plan.max, ids.join(", "))];
     if !must.is_empty() {
         out.push(format!("including every one of: [{}]", must.join(", ")));

@@ -18,6 +18,11 @@ use mtg_oracle::runner::{RunResult, locate_sim_error, render_outcome, run_file};
 use mtg_oracle::scenario::format::Scenario;
 use mtg_oracle::scenario::{collect_files, load_file};
 
+/// mimalloc ([`mtg_oracle::FastAllocator`]): `check`, `serve` and `run` allocate many small,
+/// short-lived strings, which glibc's allocator serves more slowly.
+#[global_allocator]
+static ALLOCATOR: mtg_oracle::FastAllocator = mtg_oracle::FastAllocator;
+
 /// A rules-conformance oracle for searching zones in Magic: The Gathering (CR 701.23).
 #[derive(Parser)]
 #[command(name = "mtg-oracle", version, about)]

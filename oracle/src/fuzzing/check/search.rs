@@ -93,7 +93,8 @@ pub fn named_searchers(b: &Built) -> Vec<usize> {
 /// which is on the stack or (cycled) on top of its owner's graveyard.
 fn zone_at_search(b: &Built, zone: ZoneRef) -> Vec<String> {
     let g = &b.setup().game;
-    let mut ids: Vec<String> = g.zone(zone).iter().map(|&o| g.obj(o).id.clone()).filter(|id| id != SEARCH_ID).collect();
+    let mut ids: Vec<String> =
+        g.zone(zone).iter().map(|&o| g.obj(o).id_string()).filter(|id| id != SEARCH_ID).collect();
     if b.case.delivery() == Delivery::Cycling && zone == ZoneRef::Graveyard(b.case.controller()) {
         ids.insert(0, SEARCH_ID.to_string());
     }

@@ -42,7 +42,7 @@ impl Decider for Observed<'_> {
             (Decision::May { about: MayAbout::PutOntoBattlefield, .. }, _) => {}
             (Decision::May { about: MayAbout::PileToHand, .. }, _) => {}
             (Decision::May { card: Some(c), .. }, Choice::Bool(true)) => {
-                let id = game.obj(*c).id.clone();
+                let id = game.obj(*c).id_string();
                 self.take(step, |e| matches!(e, Event::Counters { card, .. } if *card == id));
             }
             (Decision::Find { searcher, .. }, _) => {
@@ -52,13 +52,13 @@ impl Decider for Observed<'_> {
             }
             (Decision::ChooseCard { .. }, Choice::Cards(c)) => {
                 // The entry that records the scripted card, wherever the log lists it.
-                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id_string()).collect();
                 for id in &ids {
                     self.take(step, |e| matches!(e, Event::Chose { player, card } if *player == who && card == id));
                 }
             }
             (Decision::Sacrifice { .. }, Choice::Cards(c)) => {
-                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: Vec<String> = c.iter().map(|&o| game.obj(o).id_string()).collect();
                 self.take(
                     step,
                     |e| matches!(e, Event::Sacrificed { player, card } if *player == who && ids.contains(card)),
@@ -69,7 +69,7 @@ impl Decider for Observed<'_> {
             }
             (Decision::Discard { .. }, Choice::Cards(c)) => {
                 for &card in c {
-                    let id = game.obj(card).id.clone();
+                    let id = game.obj(card).id_string();
                     self.take(
                         step,
                         |e| matches!(e, Event::Discarded { player, card, .. } if *player == who && *card == id),
@@ -80,11 +80,11 @@ impl Decider for Observed<'_> {
                 self.take(step, |e| matches!(e, Event::Named { player, name } if *player == who && name == n));
             }
             (Decision::CastFree { .. }, Choice::Cast(Some((card, _)))) => {
-                let id = game.obj(*card).id.clone();
+                let id = game.obj(*card).id_string();
                 self.take(step, |e| matches!(e, Event::Cast { player, card, .. } if *player == who && *card == id));
             }
             (Decision::Targets { source, .. }, _) => {
-                let key = (step, game.obj(*source).id.clone());
+                let key = (step, game.obj(*source).id_string());
                 *self.targets_read.entry(key).or_default() += 1;
             }
             _ => {}
@@ -102,7 +102,7 @@ impl Decider for Observed<'_> {
                 Ok(Choice::Bool(self.reserve_search(game, step, *player, false)))
             }
             Decision::May { about: MayAbout::BeginOnBattlefield, card, .. } => {
-                let id = card.map(|c| game.obj(c).id.clone()).unwrap_or_default();
+                let id = card.map(|c| game.obj(c).id_string()).unwrap_or_default();
                 Ok(Choice::Bool(
                     self.find(
                         step,
@@ -137,7 +137,7 @@ impl Decider for Observed<'_> {
             Decision::May { player, about: MayAbout::RevealFromOutside, .. } => {
                 let who = name(*player);
                 let outside: BTreeSet<String> =
-                    game.zone(ZoneRef::Outside(*player)).iter().map(|&o| game.obj(o).id.clone()).collect();
+                    game.zone(ZoneRef::Outside(*player)).iter().map(|&o| game.obj(o).id_string()).collect();
                 let pred =
                     |e: &Event| matches!(e, Event::Chose { player, card } if *player == who && outside.contains(card));
                 Ok(Choice::Bool(self.find(step, pred).is_some()))
@@ -162,7 +162,7 @@ impl Decider for Observed<'_> {
             // 700.3: the pile holding the card went to the player's hand when the log moves that
             // card there in this step.
             Decision::May { player, about: MayAbout::PileToHand, card: Some(c) } => {
-                let id = game.obj(*c).id.clone();
+                let id = game.obj(*c).id_string();
                 let hand = format!("{}.hand", name(*player));
                 let to_hand = |e: &Event| matches!(e, Event::Moved { card, to, .. } if *card == id && *to == hand);
                 Ok(Choice::Bool(self.find(step, to_hand).is_some()))
@@ -170,7 +170,7 @@ impl Decider for Observed<'_> {
             Decision::May { card, .. } => {
                 // A `counters` entry for the card means yes — unless it is a later one's (the
                 // entries are unordered): a reading `judge` revisits.
-                let id = card.map(|c| game.obj(c).id.clone());
+                let id = card.map(|c| game.obj(c).id_string());
                 let pred = |e: &Event| matches!(e, Event::Counters { card, .. } if Some(card) == id.as_ref());
                 let yes = self.find(step, pred).is_some() && self.alternative(2) == 0;
                 Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
@@ -186,7 +186,7 @@ impl Decider for Observed<'_> {
                         library_top: None,
                         found: {
                             let found = self.found_unlogged(game, step, parts, to);
-                            found.iter().map(|&c| game.obj(c).id.clone()).collect()
+                            found.iter().map(|&c| game.obj(c).id_string()).collect()
                         },
                     })
                 };
@@ -239,7 +239,7 @@ impl Decider for Observed<'_> {
                         _ => Vec::new(),
                     })
                     .collect();
-                let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_str());
+                let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_ref());
                 let guide = Guide { to, reveal, destination: &destination, revealed: &shown };
                 let guided = guided_split(game, &cards, parts, &guide, &names);
                 let first = assign_parts(game, &cards, parts);
@@ -280,7 +280,7 @@ impl Decider for Observed<'_> {
                         && let Some(k) = (0..triggers.len()).find(|&k| {
                             let (src, event, by) = triggers[k];
                             !used[k]
-                                && game.obj(src).id == *source
+                                && *game.obj(src).id == **source
                                 && (on.is_empty() || event == on.as_str())
                                 && by.map(|p| names[p].as_str()) == player.as_deref()
                         })
@@ -306,7 +306,7 @@ impl Decider for Observed<'_> {
             // cards is in the pile they made): all of them, and none is a choice too.
             Decision::ChooseCard { player, options, count, any_number } if *any_number || *count != 1 => {
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id_string()).collect();
                 let limit = if *any_number { options.len() } else { *count };
                 let taken = self.take_some(
                     step,
@@ -324,7 +324,7 @@ impl Decider for Observed<'_> {
             }
             Decision::ChooseCard { player, options, .. } => {
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id_string()).collect();
                 let fits = |e: &Event| matches!(e, Event::Chose { card, .. } if ids.contains(card));
                 match self.take_fitting(step, |e| matches!(e, Event::Chose { player, .. } if *player == who), fits) {
                     Some(Event::Chose { card, .. }) => Ok(Choice::Cards(vec![self.obj(&card, step)?])),
@@ -339,7 +339,7 @@ impl Decider for Observed<'_> {
             // options is part of the one choice (none at all is a choice too).
             Decision::Sacrifice { player, options, any_number: true } => {
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id_string()).collect();
                 let taken = self.take_some(
                     step,
                     options.len(),
@@ -353,7 +353,7 @@ impl Decider for Observed<'_> {
             }
             Decision::Sacrifice { player, options, .. } => {
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id_string()).collect();
                 let fits = |e: &Event| matches!(e, Event::Sacrificed { card, .. } if ids.contains(card));
                 match self.take_fitting(step, |e| matches!(e, Event::Sacrificed { player, .. } if *player == who), fits)
                 {
@@ -368,7 +368,7 @@ impl Decider for Observed<'_> {
             Decision::Dredge { player, draw, options } => {
                 // The `draw` number says which of the player's draws in this step was replaced.
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id_string()).collect();
                 let n = *draw;
                 match self
                     .take(step, |e| {
@@ -382,7 +382,7 @@ impl Decider for Observed<'_> {
             }
             Decision::Discard { player, options, count, optional } => {
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&o| game.obj(o).id_string()).collect();
                 let mut picked = Vec::new();
                 let taken = self.take_some(
                     step,
@@ -417,7 +417,7 @@ impl Decider for Observed<'_> {
             }
             Decision::CastFree { player, options, free, .. } => {
                 let who = name(*player);
-                let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id.clone()).collect();
+                let ids: BTreeSet<String> = options.iter().map(|&(o, _)| game.obj(o).id_string()).collect();
                 // A matching `cast` entry may also be a later such decision's (entries are
                 // unordered): each one, or none, is a reading `judge` may revisit.
                 let pred = |e: &Event| matches!(e, Event::Cast { player, card, without_paying_mana_cost, .. } if *player == who && ids.contains(card) && without_paying_mana_cost == free);
@@ -443,7 +443,7 @@ impl Decider for Observed<'_> {
             // event lists; an engine that doesn't report them (`cast_targets`) leaves each legal
             // choice a reading `judge` tries.
             Decision::Targets { source, options, spell: true, .. } => {
-                let sid = game.obj(*source).id.clone();
+                let sid = game.obj(*source).id_string();
                 let k = self.targets_read.get(&(step, sid.clone())).copied().unwrap_or(0);
                 *self.targets_read.entry((step, sid.clone())).or_default() += 1;
                 let reported = self
@@ -465,7 +465,7 @@ impl Decider for Observed<'_> {
                 }
             }
             Decision::Targets { source, options, .. } => {
-                let sid = game.obj(*source).id.clone();
+                let sid = game.obj(*source).id_string();
                 let k = self.targets_read.get(&(step, sid.clone())).copied().unwrap_or(0);
                 *self.targets_read.entry((step, sid.clone())).or_default() += 1;
                 let reported = self
@@ -525,7 +525,7 @@ impl Decider for Observed<'_> {
                 // and whether it was revealed (Darksteel Colossus); the top or the bottom of a
                 // library doesn't show in the log, so the others are replayed when the first
                 // doesn't match (as merged-search splits are).
-                let id = game.obj(*card).id.clone();
+                let id = game.obj(*card).id_string();
                 let from = game.obj(*card).zone.display(&game.names());
                 let to = self.destination(step, &id, &from).unwrap_or_default();
                 let revealed = self.events.iter().any(|e| {
@@ -552,7 +552,7 @@ impl Decider for Observed<'_> {
                     let hit = |e: &Event| match (part, e) {
                         (CostPart::DiscardThis(c) | CostPart::Discard(c), Event::Discarded { card, .. })
                         | (CostPart::SacrificeThis(c) | CostPart::Sacrifice(c), Event::Sacrificed { card, .. }) => {
-                            *card == game.obj(*c).id
+                            **card == *game.obj(*c).id
                         }
                         (CostPart::Mill(_), Event::Moved { from, .. }) => *from == library,
                         _ => false,
@@ -572,7 +572,7 @@ impl Decider for Observed<'_> {
             }
             Decision::Random { player, purpose, from, count } => {
                 let library = ZoneRef::Library(*player).display(&names);
-                let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_str()).collect();
+                let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_ref()).collect();
                 let mut picked: Vec<ObjId> = Vec::new();
                 if *purpose == "draw" {
                     let hand = ZoneRef::Hand(*player).display(&names);
@@ -716,9 +716,9 @@ impl Observed<'_> {
     /// Whether the observation shows `card` tapped on the battlefield: `None` when it doesn't
     /// show it on the battlefield or the engine doesn't report tapped permanents.
     fn observed_tapped(&self, game: &Game, card: ObjId) -> Option<bool> {
-        let id = &game.obj(card).id;
-        let on_battlefield = self.outcome.zones.get("battlefield").is_some_and(|cards| cards.contains(id));
-        (self.tapped_observed && on_battlefield).then(|| self.outcome.tapped.contains(id))
+        let id: &str = &game.obj(card).id;
+        let on_battlefield = self.outcome.zones.get("battlefield").is_some_and(|cards| cards.iter().any(|c| c == id));
+        (self.tapped_observed && on_battlefield).then(|| self.outcome.tapped.iter().any(|c| c == id))
     }
 }
 

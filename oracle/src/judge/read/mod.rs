@@ -257,7 +257,7 @@ impl Observed<'_> {
 
     /// A card id from the log: a scenario card, or a token created during the run.
     fn obj_in(&self, game: &Game, id: &str, step: usize) -> Result<ObjId, SimError> {
-        match game.objs.iter().position(|o| o.id == id) {
+        match game.objs.iter().position(|o| *o.id == *id) {
             Some(o) => Ok(o),
             None => self.obj(id, step),
         }
@@ -329,8 +329,8 @@ impl Observed<'_> {
                 e.step == step
                     && !self.evidence_claimed.contains(&i)
                     && match &e.event {
-                        Event::Moved { card, .. } => *card == o.id,
-                        Event::Revealed { cards, .. } => in_library && cards.contains(&o.id),
+                        Event::Moved { card, .. } => **card == *o.id,
+                        Event::Revealed { cards, .. } => in_library && cards.iter().any(|c| **c == *o.id),
                         _ => false,
                     }
             });
@@ -350,7 +350,7 @@ impl Observed<'_> {
                 let crate::model::ZoneRef::Library(owner) = o.zone else { continue };
                 let library = crate::model::ZoneRef::Library(owner).display(&game.names());
                 let on_top =
-                    self.outcome.zones.get(&library).is_some_and(|ids| ids.iter().take(most).any(|id| *id == o.id));
+                    self.outcome.zones.get(&library).is_some_and(|ids| ids.iter().take(most).any(|id| **id == *o.id));
                 if on_top && !shown.iter().any(|&(s, _)| s == c) {
                     shown.push((c, None));
                 }
