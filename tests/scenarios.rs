@@ -62,7 +62,7 @@ fn every_search_clause_has_three_passing_scenarios_and_the_cr_examples_exist() {
 /// or life changed); the seed of each concrete library order is fixed and printed on failure.
 #[test]
 fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
-    use mtg_oracle::explore::explore;
+    use mtg_oracle::explore::{explore, explore_contains};
     use mtg_oracle::fuzzing::corrupt::corruptions;
     use mtg_oracle::judge::judge;
     use mtg_oracle::outcome::concrete::{concretize, is_member};
@@ -81,9 +81,22 @@ fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
         for (k, legal) in x.outcomes.values().enumerate() {
             let seed = k as u64;
             let concrete = concretize(legal, seed);
-            for (what, bad) in corruptions(&concrete) {
+            // The early-stopping enumeration `judge_observation` uses agrees with the full one:
+            // on the legal outcome and on its first two corruptions (each one more enumeration).
+            let early = |o: &mtg_oracle::outcome::Outcome| explore_contains(&loaded.setup, 2_000, o).ok();
+            if early(&concrete) != Some(true) {
+                wrong.push(format!("{} (outcome {k}, seed {seed}): explore_contains misses it", loaded.id));
+            }
+            for (j, (what, bad)) in corruptions(&concrete).into_iter().enumerate() {
                 checked += 1;
                 let member = is_member(&bad, &x.outcomes);
+                if j < 2 && early(&bad) != Some(member) {
+                    wrong.push(format!(
+                        "{} (outcome {k}, seed {seed}): {what}: explore_contains {:?}, member {member}",
+                        loaded.id,
+                        early(&bad)
+                    ));
+                }
                 let verdict = judge(&loaded.setup, &bad);
                 if verdict.is_legal() != member {
                     wrong.push(format!(

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 use crate::model::Game;
-use crate::outcome::{LegalOutcome, Outcomes};
+use crate::outcome::{FixedPositions, LegalOutcome, Outcome, Outcomes};
 use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;
 use crate::sim::script::{Scripted, blame_script};
@@ -228,6 +228,39 @@ pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError>
 /// [`explore`], stopping with [`SimError::TooLarge`] when the distinct outcomes take more than
 /// about `max_bytes`.
 pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Result<Exploration, SimError> {
+    explore_until(setup, run_limit, max_bytes, |_| false)
+}
+
+/// Whether `observed` is one of the legal outcomes of `setup` (as
+/// [`crate::outcome::concrete::is_member`] of [`explore`]'s outcomes would say), enumerating only
+/// until it turns up: an observation that is legal costs on average half an enumeration. Errors
+/// as [`explore`] does when the enumeration ends without finding it.
+pub fn explore_contains(setup: &Setup, run_limit: usize, observed: &Outcome) -> Result<bool, SimError> {
+    // The observation in the canonical form of each set of fixed positions met so far.
+    let mut canonical: Vec<(BTreeMap<String, FixedPositions>, Outcome)> = Vec::new();
+    let mut found = false;
+    explore_until(setup, run_limit, DEFAULT_OUTCOME_BYTES, |legal| {
+        let as_legal = match canonical.iter().find(|(fixed, _)| *fixed == legal.fixed) {
+            Some((_, c)) => c,
+            None => {
+                canonical.push((legal.fixed.clone(), observed.canonical(&legal.fixed)));
+                &canonical[canonical.len() - 1].1
+            }
+        };
+        found = *as_legal == legal.outcome;
+        found
+    })?;
+    Ok(found)
+}
+
+/// [`explore_bounded`] that stops early, with the outcomes so far, once `stop` says so of a newly
+/// found distinct outcome.
+fn explore_until(
+    setup: &Setup,
+    run_limit: usize,
+    max_bytes: usize,
+    mut stop: impl FnMut(&LegalOutcome) -> bool,
+) -> Result<Exploration, SimError> {
     let mut result = Exploration::default();
     let mut bytes = 0usize;
     let mut prefix: Vec<usize> = Vec::new();
@@ -256,7 +289,11 @@ pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Res
                     result.outcomes.len()
                 )));
             }
+            let done = stop(&outcome);
             result.outcomes.insert(outcome);
+            if done {
+                return Ok(result);
+            }
         }
         if result.runs >= run_limit {
             return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));

@@ -7,7 +7,7 @@
 
 use arbitrary::Unstructured;
 
-use crate::explore::{Exploration, explore, first_run};
+use crate::explore::{Exploration, explore, explore_contains, first_run};
 use crate::judge::{Verdict, judge};
 use crate::outcome::Outcome;
 use crate::outcome::concrete::concretize;
@@ -199,12 +199,16 @@ pub fn judge_observation_case(case: FuzzCase, rest: &[u8]) -> Result<(), CheckFa
         Verdict::Illegal(diffs) if diffs.is_empty() || diffs.iter().any(|d| d.clause.is_empty()) => {
             Err(CheckFailure { check: "judge", message: format!("a rejection without a clause: {diffs:?}") })
         }
-        Verdict::Legal => match explore_small(&built)? {
-            Some(x) if !crate::outcome::concrete::is_member(&observed, &x.outcomes) => Err(CheckFailure {
+        // The enumeration stops as soon as it lists the observation (`explore_contains`); only an
+        // accepted outcome it never lists walks every path.
+        Verdict::Legal => match explore_contains(setup, ENUMERATION_LIMIT, &observed) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(CheckFailure {
                 check: "judge",
                 message: format!("the judge accepts an outcome the enumerator doesn't list:\n{observed:#?}"),
             }),
-            _ => Ok(()),
+            Err(e) if is_skip(&e) => Ok(()),
+            Err(e) => Err(CheckFailure { check: "enumerator", message: format!("explore failed: {e:?}") }),
         },
         _ => Ok(()),
     }
