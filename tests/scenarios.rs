@@ -110,3 +110,69 @@ fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
     assert!(scenarios > 100, "only {scenarios} scenarios were small enough to check");
     assert!(wrong.is_empty(), "{} of {checked} corruptions judged wrongly:\n{}", wrong.len(), wrong.join("\n"));
 }
+
+/// `Outcome::is_canonically` (the judge's check that an observation equals its replay without
+/// copying it) says exactly what comparing canonical forms says, over the bundled scenarios'
+/// legal outcomes and their corruptions, each also with its lists out of canonical order (event
+/// card lists, tapped permanents and who knows a card reversed, an empty and a zero entry added)
+/// so the copying branches run too.
+#[test]
+fn is_canonically_agrees_with_comparing_canonical_forms() {
+    use mtg_oracle::explore::explore;
+    use mtg_oracle::fuzzing::corrupt::corruptions;
+    use mtg_oracle::outcome::concrete::concretize;
+    use mtg_oracle::outcome::{Event, Outcome};
+    use mtg_oracle::scenario::load_file;
+    fn disordered(o: &Outcome) -> Outcome {
+        let mut o = o.clone();
+        for e in &mut o.events {
+            match &mut e.event {
+                Event::Searched { found, zones, .. } => {
+                    found.reverse();
+                    zones.reverse();
+                }
+                Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.reverse(),
+                _ => {}
+            }
+        }
+        o.events.reverse();
+        o.tapped.reverse();
+        o.tapped.extend(o.tapped.first().cloned());
+        for who in o.known.values_mut() {
+            who.reverse();
+        }
+        o.known.insert("nobody-knows".into(), Vec::new());
+        o.counters.insert("no-counters".into(), 0);
+        o
+    }
+    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
+    let pool = pool();
+    let (mut checked, mut equal) = (0usize, 0usize);
+    let mut wrong = Vec::new();
+    for f in &files {
+        let Ok(loaded) = load_file(f, &pool) else { continue };
+        let Ok(x) = explore(&loaded.setup, 2_000) else { continue };
+        if x.outcomes.len() > 12 {
+            continue;
+        }
+        let legal: Vec<_> = x.outcomes.values().collect();
+        for (k, l) in legal.iter().enumerate() {
+            let concrete = concretize(l, k as u64);
+            let mut observed = vec![concrete.clone()];
+            observed.extend(corruptions(&concrete).into_iter().map(|(_, c)| c));
+            for o in observed.iter().flat_map(|o| [o.clone(), disordered(o)]) {
+                // Against its own legal outcome and the next one.
+                for want in [l, legal[(k + 1) % legal.len()]] {
+                    checked += 1;
+                    let expected = o.canonical(&want.fixed) == want.outcome;
+                    equal += usize::from(expected);
+                    if o.is_canonically(&want.outcome, &want.fixed) != expected {
+                        wrong.push(format!("{} (outcome {k}): canonical forms equal: {expected}", loaded.id));
+                    }
+                }
+            }
+        }
+    }
+    assert!(equal > 500 && checked > 10 * equal, "too few cases: {equal} equal of {checked}");
+    assert!(wrong.is_empty(), "{} of {checked} wrong:\n{}", wrong.len(), wrong.join("\n"));
+}

@@ -666,6 +666,6 @@ pub fn dredge_options_ignoring_library(game: &Game, player: PlayerId) -> Vec<Obj
     game.zone(ZoneRef::Graveyard(player))
         .iter()
         .copied()
-        .filter(|&o| game.obj(o).def.faces().iter().any(|f| f.dredge.is_some()))
+        .filter(|&o| game.obj(o).def.face_slice().iter().any(|f| f.dredge.is_some()))
         .collect()
 }

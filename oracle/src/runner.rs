@@ -80,7 +80,7 @@ pub fn run_loaded(loaded: Loaded) -> RunResult {
     };
     // Names printed on the card (both halves of a split card), whatever its state at the start.
     let names_of = |id: &str| match loaded.setup.ids.get(id) {
-        Some(&o) => loaded.setup.game.obj(o).def.faces().iter().map(|f| f.name.clone()).collect(),
+        Some(&o) => loaded.setup.game.obj(o).def.face_slice().iter().map(|f| f.name.clone()).collect(),
         None => crate::rules::tokens::token_def_for_id(&loaded.setup.game, id)
             .map_or_else(Vec::new, |d| vec![d.name.clone()]),
     };

@@ -90,7 +90,7 @@ pub fn validate_def(def: &CardDef) -> Result<(), DefError> {
     }
     // 209.1: the printed loyalty of a planeswalker is the number of loyalty counters it enters
     // with (306.5b); no other card has one.
-    for face in def.faces() {
+    for face in def.face_slice() {
         if face.types.contains(&super::def::CardType::Planeswalker) != face.loyalty.is_some() {
             return Err(DefError::Loyalty { card: face.name.clone() });
         }

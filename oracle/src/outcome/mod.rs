@@ -224,6 +224,15 @@ impl Event {
         e
     }
 
+    /// Whether the event is already [`Event::normalized`]: its card and zone lists sorted.
+    pub fn is_normalized(&self) -> bool {
+        match self {
+            Event::Searched { zones, found, .. } => zones.is_sorted() && found.is_sorted(),
+            Event::Revealed { cards, .. } | Event::LookedAt { cards, .. } => cards.is_sorted(),
+            _ => true,
+        }
+    }
+
     /// The variant's name as written in logs.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -452,6 +461,71 @@ impl Outcome {
         });
         out
     }
+}
+
+impl Outcome {
+    /// Whether this outcome, put in the canonical form of `fixed`, is `canonical`: exactly
+    /// `self.canonical(fixed) == *canonical`, but without making that form when this outcome's
+    /// parts are already in it (as the oracle's own outcomes and most engines' are), so the judge
+    /// can accept a matching observation without copying it. Zones go through
+    /// [`zones_match_canonical`]; a part that isn't in canonical form yet is copied and put in it.
+    pub fn is_canonically(&self, canonical: &Outcome, fixed: &BTreeMap<String, FixedPositions>) -> bool {
+        zones_match_canonical(&canonical.zones, &self.zones, fixed)
+            && self.life == canonical.life
+            && nonzero_match(&self.counters, &canonical.counters)
+            && nonzero_match(&self.time_counters, &canonical.time_counters)
+            && set_matches(&self.tapped, &canonical.tapped)
+            && self.known.values().filter(|v| !v.is_empty()).count() == canonical.known.len()
+            && self
+                .known
+                .iter()
+                .filter(|(_, v)| !v.is_empty())
+                .zip(&canonical.known)
+                .all(|((card, who), (want_card, want))| card == want_card && set_matches(who, want))
+            && events_match(&self.events, &canonical.events)
+    }
+}
+
+/// Whether `map` without its zero entries is `canonical` (which has none).
+fn nonzero_match(map: &BTreeMap<String, u32>, canonical: &BTreeMap<String, u32>) -> bool {
+    map.iter().filter(|(_, v)| **v != 0).eq(canonical.iter())
+}
+
+/// Whether `items`, sorted and without repeats, is `canonical`.
+fn set_matches(items: &[String], canonical: &[String]) -> bool {
+    if items.windows(2).all(|w| w[0] < w[1]) {
+        return items == canonical;
+    }
+    let mut sorted = items.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted == canonical
+}
+
+/// Whether `events` in canonical form ([`canonical_events`], without reveals that show nothing, as
+/// [`Outcome::into_canonical`] leaves them) is `canonical`: sorted by reference when every event is
+/// already normalized, else through a normalized copy.
+fn events_match(events: &[LoggedEvent], canonical: &[LoggedEvent]) -> bool {
+    let shows_something = |e: &&LoggedEvent| {
+        !matches!(&e.event, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }
+            if crate::rules::reveal::shows_nothing(cards))
+    };
+    if !events.iter().all(|e| e.event.is_normalized()) {
+        return canonical_events(events).iter().filter(shows_something).eq(canonical.iter());
+    }
+    // The keys of `canonical_events`, with the events borrowed.
+    let mut keyed: Vec<(usize, u8, usize, &LoggedEvent)> = events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match e.event {
+            Event::Searched { .. } => (e.step, 0, i, e),
+            Event::Triggered { .. } => (e.step, 1, i, e),
+            Event::Cast { .. } => (e.step, 2, i, e),
+            _ => (e.step, 3, 0, e),
+        })
+        .collect();
+    keyed.sort();
+    keyed.iter().map(|k| k.3).filter(shows_something).eq(canonical.iter())
 }
 
 /// Whether `observed` zones, put in the canonical form of `fixed` ([`Outcome::canonical`]), equal

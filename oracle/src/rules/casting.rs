@@ -228,7 +228,7 @@ pub fn face_def(def: &CardDef, face: Option<usize>) -> CardDef {
 /// 702.102a: both halves may be cast together only from the hand, and only if the card has fuse.
 pub fn check_fuse(game: &Game, card: ObjId, caster: PlayerId) -> Result<(), Violation> {
     let o = game.obj(card);
-    if !o.def.faces().iter().any(|f| f.keywords.contains(&Keyword::Fuse)) {
+    if !o.def.face_slice().iter().any(|f| f.keywords.contains(&Keyword::Fuse)) {
         return Err(Violation::new(
             "702.102a",
             format!("{} has no fuse, so only one of its halves can be cast (709.3)", o.id),
@@ -348,7 +348,7 @@ pub fn casts_as_though_flash(game: &Game, player: PlayerId) -> bool {
         o.controller == player
             && !o.face_down
             && o.def
-                .faces()
+                .face_slice()
                 .iter()
                 .any(|f| f.statics.contains(&crate::cards::instructions::StaticAbility::CastSpellsAsThoughFlash))
     })

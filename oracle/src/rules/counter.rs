@@ -14,7 +14,7 @@ pub fn exiled_instead_of_countered(game: &Game, countering: PlayerId) -> bool {
     game.zone(ZoneRef::Battlefield).iter().map(|&p| game.obj(p)).any(|o| {
         o.controller == countering
             && !o.face_down
-            && o.def.faces().iter().any(|f| f.statics.contains(&StaticAbility::ExileInsteadOfCounteringMayPlay))
+            && o.def.face_slice().iter().any(|f| f.statics.contains(&StaticAbility::ExileInsteadOfCounteringMayPlay))
     })
 }
 

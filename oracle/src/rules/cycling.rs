@@ -15,7 +15,7 @@ pub fn check_may_cycle(game: &Game, ability: &ActivatedAbility) -> Result<(), Vi
         if o.face_down {
             continue;
         }
-        if o.def.faces().iter().any(|f| f.statics.contains(&StaticAbility::PlayersCantCycle)) {
+        if o.def.face_slice().iter().any(|f| f.statics.contains(&StaticAbility::PlayersCantCycle)) {
             return Err(Violation::new(
                 "702.29f",
                 format!("{} stops players from cycling, which includes {} (a cycling ability)", o.id, ability.name),

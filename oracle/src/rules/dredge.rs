@@ -9,11 +9,11 @@ pub fn dredge_options(game: &Game, player: PlayerId) -> Vec<ObjId> {
     game.zone(ZoneRef::Graveyard(player))
         .iter()
         .copied()
-        .filter(|&o| game.obj(o).def.faces().iter().any(|f| f.dredge.is_some_and(|n| n as usize <= library)))
+        .filter(|&o| game.obj(o).def.face_slice().iter().any(|f| f.dredge.is_some_and(|n| n as usize <= library)))
         .collect()
 }
 
 /// The N of a card's dredge ability.
 pub fn dredge_n(game: &Game, card: ObjId) -> u32 {
-    game.obj(card).def.faces().iter().find_map(|f| f.dredge).unwrap_or(0)
+    game.obj(card).def.face_slice().iter().find_map(|f| f.dredge).unwrap_or(0)
 }

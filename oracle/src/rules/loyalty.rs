@@ -9,8 +9,8 @@ use crate::rules::Violation;
 /// 306.5b, 209.1: a planeswalker enters the battlefield with as many loyalty counters as its
 /// printed loyalty; any other permanent (and a planeswalker without a printed number) with none.
 pub fn starting_loyalty(def: &CardDef) -> u32 {
-    if def.faces().iter().any(|f| f.types.contains(&CardType::Planeswalker)) {
-        def.faces().iter().find_map(|f| f.loyalty).unwrap_or(0)
+    if def.face_slice().iter().any(|f| f.types.contains(&CardType::Planeswalker)) {
+        def.face_slice().iter().find_map(|f| f.loyalty).unwrap_or(0)
     } else {
         0
     }

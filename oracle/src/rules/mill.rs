@@ -16,7 +16,7 @@ pub fn replaced_count(game: &crate::model::Game, n: u32) -> u32 {
             let o = game.obj(p);
             !o.face_down
                 && o.def
-                    .faces()
+                    .face_slice()
                     .iter()
                     .any(|f| f.replacements.contains(&crate::cards::instructions::Replacement::MillDoubled))
         })

@@ -20,7 +20,7 @@ pub fn nameable(game: &Game, filter: &Filter) -> Vec<String> {
         }
         // 201.4f: an adventurer card's Adventure name may be chosen too, judged by the Adventure's
         // characteristics.
-        for face in o.def.faces().into_iter().chain(o.def.adventure.as_deref()) {
+        for face in o.def.face_slice().iter().chain(o.def.adventure.as_deref()) {
             if matches(&face_chars(face), filter, None) {
                 names.insert(face.name.clone());
             }
@@ -38,7 +38,7 @@ fn pool_faces() -> &'static BTreeMap<String, Vec<(bool, Chars)>> {
         let mut out: BTreeMap<String, Vec<(bool, Chars)>> = BTreeMap::new();
         if let Ok(pool) = CardPool::bundled() {
             for def in pool.cards() {
-                for face in def.faces().into_iter().chain(def.adventure.as_deref()) {
+                for face in def.face_slice().iter().chain(def.adventure.as_deref()) {
                     out.entry(face.name.clone()).or_default().push((def.token, face_chars(face)));
                 }
             }
@@ -57,7 +57,7 @@ pub fn canonical_name(game: &Game, name: &str) -> String {
     let known = game
         .objs
         .iter()
-        .flat_map(|o| o.def.faces().into_iter().map(|f| f.name.clone()))
+        .flat_map(|o| o.def.face_slice().iter().map(|f| f.name.clone()))
         .chain(game.token_defs.keys().cloned())
         .chain(pool_faces().keys().cloned())
         .find(|k| k.eq_ignore_ascii_case(&name));
@@ -83,7 +83,7 @@ pub fn check_name(game: &Game, name: &str, filter: &Filter) -> Result<(), Violat
         .objs
         .iter()
         .flat_map(|o| {
-            o.def.faces().into_iter().filter(|f| f.name == name).map(|f| (o.token || o.def.token, face_chars(f)))
+            o.def.face_slice().iter().filter(|f| f.name == name).map(|f| (o.token || o.def.token, face_chars(f)))
         })
         .collect();
     faces.extend(game.token_defs.get(name).map(|d| (true, face_chars(d))));

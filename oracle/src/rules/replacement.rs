@@ -106,11 +106,11 @@ pub fn applicable(
     let o = game.obj(card);
     let to_graveyard = heading == GraveyardFate::Graveyard;
     let own: Vec<&Replacement> =
-        if o.face_down { Vec::new() } else { o.def.faces().into_iter().flat_map(|f| f.replacements.iter()).collect() };
+        if o.face_down { Vec::new() } else { o.def.face_slice().iter().flat_map(|f| f.replacements.iter()).collect() };
     let global = game.zone(ZoneRef::Battlefield).iter().any(|&p| {
         let s = game.obj(p);
         !s.face_down
-            && s.def.faces().iter().any(|f| f.replacements.contains(&Replacement::AnyCardGraveyardToLibraryBottom))
+            && s.def.face_slice().iter().any(|f| f.replacements.contains(&Replacement::AnyCardGraveyardToLibraryBottom))
     });
     GraveyardReplacement::ALL
         .into_iter()
@@ -191,7 +191,7 @@ pub fn as_enters_life_payment(o: &crate::model::Obj) -> Option<u32> {
     if o.face_down {
         return None;
     }
-    o.def.faces().iter().flat_map(|f| f.replacements.iter()).find_map(|r| match r {
+    o.def.face_slice().iter().flat_map(|f| f.replacements.iter()).find_map(|r| match r {
         crate::cards::instructions::Replacement::AsEntersMayPayLifeOrTapped { life } => Some(*life),
         _ => None,
     })
@@ -202,5 +202,8 @@ pub fn as_enters_life_payment(o: &crate::model::Obj) -> Option<u32> {
 /// untapped). A face-down permanent has no abilities (708.2).
 pub fn enters_tapped(o: &crate::model::Obj) -> bool {
     !o.face_down
-        && o.def.faces().iter().any(|f| f.replacements.contains(&crate::cards::instructions::Replacement::EntersTapped))
+        && o.def
+            .face_slice()
+            .iter()
+            .any(|f| f.replacements.contains(&crate::cards::instructions::Replacement::EntersTapped))
 }

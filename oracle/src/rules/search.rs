@@ -116,7 +116,7 @@ pub fn library_search_ban(
         if o.face_down {
             return false;
         }
-        o.def.faces().iter().flat_map(|f| f.statics.iter()).any(|s| match s {
+        o.def.face_slice().iter().flat_map(|f| f.statics.iter()).any(|s| match s {
             StaticAbility::CantSearchLibraries { applies_to, ignore_cost } => {
                 let ignored =
                     ignore_cost.is_some() && o.flags.search_ban_ignored_by & crate::rules::apnap::bit(searcher) != 0;
@@ -148,7 +148,7 @@ fn opponents_permanents_with(game: &Game, searcher: PlayerId, ability: &StaticAb
         .copied()
         .filter(|&obj| {
             let o = game.obj(obj);
-            !o.face_down && o.controller != searcher && o.def.faces().iter().any(|f| f.statics.contains(ability))
+            !o.face_down && o.controller != searcher && o.def.face_slice().iter().any(|f| f.statics.contains(ability))
         })
         .collect()
 }
@@ -196,7 +196,7 @@ pub fn check_may_ignore_search_ban(game: &Game, card: ObjId) -> Result<(), Viola
     let offers = o.zone == ZoneRef::Battlefield
         && !o.face_down
         && o.def
-            .faces()
+            .face_slice()
             .iter()
             .flat_map(|f| f.statics.iter())
             .any(|s| matches!(s, StaticAbility::CantSearchLibraries { ignore_cost: Some(_), .. }));

@@ -21,5 +21,5 @@ pub fn check_no_split_second(game: &Game, what: &str) -> Result<(), Violation> {
 
 /// Whether a card's printed text has split second; one instance is as good as several.
 fn has_split_second(def: &CardDef) -> bool {
-    def.faces().iter().any(|f| f.keywords.contains(&Keyword::SplitSecond))
+    def.face_slice().iter().any(|f| f.keywords.contains(&Keyword::SplitSecond))
 }

@@ -218,7 +218,7 @@ pub fn triggered_by(
         if o.zone == ZoneRef::Exile && matches!(happening, Happening::StepBegan { .. }) {
             continue;
         }
-        for face in o.def.faces() {
+        for face in o.def.face_slice() {
             for t in &face.triggers {
                 let fired = match (&t.on, happening.clone()) {
                     (TriggerEvent::Dies, Happening::Died(dead)) if dead == source => Some(("dies", None)),

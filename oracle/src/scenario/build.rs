@@ -484,7 +484,7 @@ impl<'a> Builder<'a> {
                 let obj = self.card(card, &format!("{path}.activate.card"))?;
                 let def = &self.game.obj(obj).def;
                 let abilities: Vec<&str> =
-                    def.faces().into_iter().flat_map(|f| f.abilities.iter().map(|a| a.name.as_str())).collect();
+                    def.face_slice().iter().flat_map(|f| f.abilities.iter().map(|a| a.name.as_str())).collect();
                 let index = abilities.iter().position(|a| a == ability).ok_or_else(|| {
                     let unmodelled =
                         def.unmodelled.as_ref().map(|u| format!("; not modelled: {u}")).unwrap_or_default();
@@ -725,7 +725,7 @@ impl<'a> Builder<'a> {
             Assertion::Count { zone, name, .. } => {
                 self.zone(zone, &format!("{path}.count.zone"))?;
                 if let Some(n) = name {
-                    let known = self.pool.cards().any(|c| c.faces().iter().any(|f| &f.name == n) || &c.name == n);
+                    let known = self.pool.cards().any(|c| c.face_slice().iter().any(|f| &f.name == n) || &c.name == n);
                     if !known {
                         let hint = self.pool.suggest(n).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
                         return Err(BuildError::new(

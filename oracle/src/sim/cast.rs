@@ -508,7 +508,7 @@ impl Sim<'_> {
     pub(crate) fn play_land(&mut self, player: PlayerId, card: ObjId) -> Result<(), SimError> {
         self.refuse_unmodelled_permission(card)?;
         let o = self.game.obj(card);
-        if !o.def.faces().iter().any(|f| f.types.contains(&crate::cards::def::CardType::Land)) {
+        if !o.def.face_slice().iter().any(|f| f.types.contains(&crate::cards::def::CardType::Land)) {
             return Err(self.invalid(format!("{} is not a land card, so it can't be played as a land", o.id)));
         }
         let allowed =
@@ -553,7 +553,7 @@ impl Sim<'_> {
     ) -> Result<(), SimError> {
         let o = self.game.obj(card).clone();
         let abilities: Vec<ActivatedAbility> =
-            o.def.faces().into_iter().flat_map(|f| f.abilities.iter().cloned()).collect();
+            o.def.face_slice().iter().flat_map(|f| f.abilities.iter().cloned()).collect();
         let Some(ab) = abilities.get(ability).cloned() else {
             return Err(self.invalid(format!("{} has no ability number {ability}", o.id)));
         };

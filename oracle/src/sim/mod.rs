@@ -294,7 +294,7 @@ impl<'d> Sim<'d> {
                 let mut chosen = Vec::new();
                 for p in crate::rules::apnap::apnap_order(self.game.players.len()) {
                     for card in self.game.zone(ZoneRef::Hand(p)).to_vec() {
-                        let begins = self.game.obj(card).def.faces().iter().any(|f| {
+                        let begins = self.game.obj(card).def.face_slice().iter().any(|f| {
                             f.statics.contains(&crate::cards::instructions::StaticAbility::BeginOnBattlefield)
                         });
                         let decision =

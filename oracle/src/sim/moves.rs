@@ -469,7 +469,7 @@ impl Sim<'_> {
         let mills: Vec<u32> = entering
             .iter()
             .flat_map(|&o| {
-                self.game.obj(o).def.faces().into_iter().flat_map(|f| f.replacements.iter()).filter_map(|r| match r {
+                self.game.obj(o).def.face_slice().iter().flat_map(|f| f.replacements.iter()).filter_map(|r| match r {
                     crate::cards::instructions::Replacement::AsEntersMill { count } => Some(*count),
                     _ => None,
                 })
@@ -636,7 +636,7 @@ impl Sim<'_> {
             if o.face_down {
                 continue;
             }
-            for f in o.def.faces() {
+            for f in o.def.face_slice() {
                 for s in &f.statics {
                     match s {
                         StaticAbility::OpponentsPlayWithHandsRevealed => {

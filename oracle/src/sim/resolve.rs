@@ -707,15 +707,19 @@ impl Sim<'_> {
             Effect::GainLifeForEach { player, filter } => {
                 for p in self.players(ctx, *player)? {
                     // 709.2: a split card is one card, counted once.
-                    let n =
-                        self.game
-                            .zone(ZoneRef::Graveyard(p))
-                            .iter()
-                            .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
-                            .map(|&o| {
-                                if self.bug(Mutant::SplitCountedTwice) { self.game.obj(o).def.faces().len() } else { 1 }
-                            })
-                            .sum::<usize>();
+                    let n = self
+                        .game
+                        .zone(ZoneRef::Graveyard(p))
+                        .iter()
+                        .filter(|&&o| matches(&self.game.obj(o).chars, filter, None))
+                        .map(|&o| {
+                            if self.bug(Mutant::SplitCountedTwice) {
+                                self.game.obj(o).def.face_slice().len()
+                            } else {
+                                1
+                            }
+                        })
+                        .sum::<usize>();
                     // The amount is decided by 709.2 when a split card is among the counted cards.
                     let split = self.game.zone(ZoneRef::Graveyard(p)).iter().any(|&o| {
                         matches(&self.game.obj(o).chars, filter, None) && !self.game.obj(o).def.split.is_empty()
