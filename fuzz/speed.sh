@@ -4,7 +4,7 @@
 #   fuzz/speed.sh [SECONDS] [TARGET...]
 #
 # 1. `cargo bench --bench fuzz_targets`: each committed corpus replayed in process, one input at
-#    a time (median, p90 and max time per input; no coverage instrumentation).
+#    a time (median, mean, p90 and max time per input; no coverage instrumentation).
 # 2. For each target, one single-process libFuzzer run of SECONDS (default 60) from a copy of
 #    its committed corpus (`campaign.sh`, fixed seed), instrumented as a real campaign is:
 #    executions, exec/s, and coverage (edges) at the end — once per profile of campaign.sh
