@@ -54,6 +54,21 @@ fn every_search_clause_has_three_passing_scenarios_and_the_cr_examples_exist() {
     }
 }
 
+/// The bundled scenarios the enumerator lists in full with at most 12 outcomes, with their
+/// outcomes: small enough to check every outcome and every corruption of it.
+fn small_bundled_scenarios() -> Vec<(mtg_oracle::scenario::Loaded, mtg_oracle::explore::Exploration)> {
+    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
+    let pool = pool();
+    files
+        .iter()
+        .filter_map(|f| mtg_oracle::scenario::load_file(f, &pool).ok())
+        .filter_map(|loaded| {
+            let x = mtg_oracle::explore::explore(&loaded.setup, 2_000).ok()?;
+            (x.outcomes.len() <= 12).then_some((loaded, x))
+        })
+        .collect()
+}
+
 /// Judge ⇔ enumerator on the bundled scenarios themselves (which now exercise mill, dredge,
 /// flashback, cycling, tokens, split cards, reveal and look): for each scenario with a small outcome
 /// set, every single-step corruption of a legal outcome is judged Legal exactly when it is itself
@@ -62,21 +77,13 @@ fn every_search_clause_has_three_passing_scenarios_and_the_cr_examples_exist() {
 /// or life changed); the seed of each concrete library order is fixed and printed on failure.
 #[test]
 fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
-    use mtg_oracle::explore::{explore, explore_contains};
+    use mtg_oracle::explore::explore_contains;
     use mtg_oracle::fuzzing::corrupt::corruptions;
     use mtg_oracle::judge::judge;
     use mtg_oracle::outcome::concrete::{concretize, is_member};
-    use mtg_oracle::scenario::load_file;
-    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
-    let pool = pool();
     let (mut scenarios, mut checked) = (0usize, 0usize);
     let mut wrong = Vec::new();
-    for f in &files {
-        let Ok(loaded) = load_file(f, &pool) else { continue };
-        let Ok(x) = explore(&loaded.setup, 2_000) else { continue };
-        if x.outcomes.len() > 12 {
-            continue;
-        }
+    for (loaded, x) in small_bundled_scenarios() {
         scenarios += 1;
         for (k, legal) in x.outcomes.values().enumerate() {
             let seed = k as u64;
@@ -118,11 +125,9 @@ fn corruptions_of_bundled_scenario_outcomes_are_judged_like_the_enumerator() {
 /// so the copying branches run too.
 #[test]
 fn is_canonically_agrees_with_comparing_canonical_forms() {
-    use mtg_oracle::explore::explore;
     use mtg_oracle::fuzzing::corrupt::corruptions;
     use mtg_oracle::outcome::concrete::concretize;
     use mtg_oracle::outcome::{Event, Outcome};
-    use mtg_oracle::scenario::load_file;
     fn disordered(o: &Outcome) -> Outcome {
         let mut o = o.clone();
         for e in &mut o.events {
@@ -145,16 +150,9 @@ fn is_canonically_agrees_with_comparing_canonical_forms() {
         o.counters.insert("no-counters".into(), 0);
         o
     }
-    let files = collect_files(&[repo_root().join("scenarios")]).expect("scenarios/ exists");
-    let pool = pool();
     let (mut checked, mut equal) = (0usize, 0usize);
     let mut wrong = Vec::new();
-    for f in &files {
-        let Ok(loaded) = load_file(f, &pool) else { continue };
-        let Ok(x) = explore(&loaded.setup, 2_000) else { continue };
-        if x.outcomes.len() > 12 {
-            continue;
-        }
+    for (loaded, x) in small_bundled_scenarios() {
         let legal: Vec<_> = x.outcomes.values().collect();
         for (k, l) in legal.iter().enumerate() {
             let concrete = concretize(l, k as u64);

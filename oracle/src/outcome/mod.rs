@@ -370,21 +370,24 @@ pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
 /// event, sorted. Engines
 /// are not required to agree on how they order the simultaneous parts of one resolution.
 pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
-    let mut keyed: Vec<(usize, u8, usize, LoggedEvent)> = events
+    let mut keyed: Vec<((usize, u8, usize), LoggedEvent)> = events
         .iter()
         .enumerate()
-        .map(|(i, e)| {
-            let normal = LoggedEvent { step: e.step, event: e.event.normalized() };
-            match e.event {
-                Event::Searched { .. } => (e.step, 0, i, normal),
-                Event::Triggered { .. } => (e.step, 1, i, normal),
-                Event::Cast { .. } => (e.step, 2, i, normal),
-                _ => (e.step, 3, 0, normal),
-            }
-        })
+        .map(|(i, e)| (order_key(i, e), LoggedEvent { step: e.step, event: e.event.normalized() }))
         .collect();
     keyed.sort();
-    keyed.into_iter().map(|k| k.3).collect()
+    keyed.into_iter().map(|k| k.1).collect()
+}
+
+/// Where the `i`th logged event sorts in canonical order, before its value breaks ties: by step,
+/// then searches, triggers and casts each in the order logged, then every other event.
+fn order_key(i: usize, e: &LoggedEvent) -> (usize, u8, usize) {
+    match e.event {
+        Event::Searched { .. } => (e.step, 0, i),
+        Event::Triggered { .. } => (e.step, 1, i),
+        Event::Cast { .. } => (e.step, 2, i),
+        _ => (e.step, 3, 0),
+    }
 }
 
 /// Whether the relative order of events of this kind within a step is part of an outcome.
@@ -513,19 +516,11 @@ fn events_match(events: &[LoggedEvent], canonical: &[LoggedEvent]) -> bool {
     if !events.iter().all(|e| e.event.is_normalized()) {
         return canonical_events(events).iter().filter(shows_something).eq(canonical.iter());
     }
-    // The keys of `canonical_events`, with the events borrowed.
-    let mut keyed: Vec<(usize, u8, usize, &LoggedEvent)> = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| match e.event {
-            Event::Searched { .. } => (e.step, 0, i, e),
-            Event::Triggered { .. } => (e.step, 1, i, e),
-            Event::Cast { .. } => (e.step, 2, i, e),
-            _ => (e.step, 3, 0, e),
-        })
-        .collect();
+    // The order of `canonical_events`, with the events borrowed.
+    let mut keyed: Vec<((usize, u8, usize), &LoggedEvent)> =
+        events.iter().enumerate().map(|(i, e)| (order_key(i, e), e)).collect();
     keyed.sort();
-    keyed.iter().map(|k| k.3).filter(shows_something).eq(canonical.iter())
+    keyed.iter().map(|k| k.1).filter(shows_something).eq(canonical.iter())
 }
 
 /// Whether `observed` zones, put in the canonical form of `fixed` ([`Outcome::canonical`]), equal
