@@ -234,7 +234,7 @@ pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Res
 /// Whether `observed` is one of the legal outcomes of `setup` (as
 /// [`crate::outcome::concrete::is_member`] of [`explore`]'s outcomes would say), enumerating only
 /// until it turns up: an observation that is legal costs on average half an enumeration. Errors
-/// as [`explore`] does when the enumeration ends without finding it.
+/// as [`explore`] does when the enumeration fails (too large, unsupported) before finding it.
 pub fn explore_contains(setup: &Setup, run_limit: usize, observed: &Outcome) -> Result<bool, SimError> {
     // The observation in the canonical form of each set of fixed positions met so far.
     let mut canonical: Vec<(BTreeMap<String, FixedPositions>, Outcome)> = Vec::new();
