@@ -5,8 +5,9 @@
 //! percentile and maximum time per input (the fastest of the rounds for each input, so a busy
 //! machine doesn't count against it), the slowest input's name, and the inputs per second that the
 //! median implies. The mean is what replaying the whole corpus costs per input: a few slow inputs
-//! weigh on it, and on a fuzzing run's exec/s, more than on the median. It measures the checks only: the coverage instrumentation of a real libFuzzer
-//! run adds to this (`fuzz/speed.sh` measures that run's exec/s).
+//! weigh on it, and on a fuzzing run's exec/s, more than on the median. It measures the checks
+//! only: the coverage instrumentation of a real libFuzzer run adds to this (`fuzz/speed.sh`
+//! measures that run's exec/s).
 //!
 //! Run with `cargo bench -p mtg-oracle --bench fuzz_targets` (all five targets) or
 //! `cargo bench -p mtg-oracle --bench fuzz_targets -- zone_state search_request` (some).

@@ -253,13 +253,9 @@ impl CardDef {
     }
 
     /// The faces whose characteristics exist: the halves of a split card, else the card itself.
-    pub fn faces(&self) -> Vec<&CardDef> {
-        self.face_slice().iter().collect()
-    }
-
-    /// The same faces as [`CardDef::faces`], borrowed: no `Vec` is allocated, for checks made on
-    /// every card of a large zone (a search looks at each card of the library, and a `Vec` per
-    /// card was a third of a 100 000-card search's cost).
+    /// Borrowed, with no `Vec` allocated: checks make it for every card of a large zone (a search
+    /// looks at each card of the library, and a `Vec` per card was a third of a 100 000-card
+    /// search's cost).
     pub fn face_slice(&self) -> &[CardDef] {
         if self.is_split() { &self.split } else { std::slice::from_ref(self) }
     }

@@ -233,6 +233,13 @@ impl Event {
         }
     }
 
+    /// A reveal or look at no card: it shows nothing, so an outcome is the same with it logged
+    /// or not (701.20a), and the canonical form leaves it out.
+    pub fn shows_nothing(&self) -> bool {
+        matches!(self, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }
+            if crate::rules::reveal::shows_nothing(cards))
+    }
+
     /// The variant's name as written in logs.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -457,24 +464,19 @@ impl Outcome {
         out.tapped.sort_unstable();
         out.tapped.dedup();
         out.events = canonical_events(&out.events);
-        // 701.20a: revealing (or looking at) no card shows nothing; logged or not, it is the same.
-        out.events.retain(|e| {
-            !matches!(&e.event, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }
-                if crate::rules::reveal::shows_nothing(cards))
-        });
+        out.events.retain(|e| !e.event.shows_nothing());
         out
     }
-}
 
-impl Outcome {
     /// Whether this outcome, put in the canonical form of `fixed`, is `canonical`: exactly
     /// `self.canonical(fixed) == *canonical`, but without making that form when this outcome's
     /// parts are already in it (as the oracle's own outcomes and most engines' are), so the judge
     /// can accept a matching observation without copying it. Zones go through
     /// [`zones_match_canonical`]; a part that isn't in canonical form yet is copied and put in it.
+    /// The zones come last: they are the largest part, and an observation that differs elsewhere
+    /// is compared again in full to name its differences.
     pub fn is_canonically(&self, canonical: &Outcome, fixed: &BTreeMap<String, FixedPositions>) -> bool {
-        zones_match_canonical(&canonical.zones, &self.zones, fixed)
-            && self.life == canonical.life
+        self.life == canonical.life
             && nonzero_match(&self.counters, &canonical.counters)
             && nonzero_match(&self.time_counters, &canonical.time_counters)
             && set_matches(&self.tapped, &canonical.tapped)
@@ -486,6 +488,7 @@ impl Outcome {
                 .zip(&canonical.known)
                 .all(|((card, who), (want_card, want))| card == want_card && set_matches(who, want))
             && events_match(&self.events, &canonical.events)
+            && zones_match_canonical(&canonical.zones, &self.zones, fixed)
     }
 }
 
@@ -509,10 +512,7 @@ fn set_matches(items: &[String], canonical: &[String]) -> bool {
 /// [`Outcome::into_canonical`] leaves them) is `canonical`: sorted by reference when every event is
 /// already normalized, else through a normalized copy.
 fn events_match(events: &[LoggedEvent], canonical: &[LoggedEvent]) -> bool {
-    let shows_something = |e: &&LoggedEvent| {
-        !matches!(&e.event, Event::Revealed { cards, .. } | Event::LookedAt { cards, .. }
-            if crate::rules::reveal::shows_nothing(cards))
-    };
+    let shows_something = |e: &&LoggedEvent| !e.event.shows_nothing();
     if !events.iter().all(|e| e.event.is_normalized()) {
         return canonical_events(events).iter().filter(shows_something).eq(canonical.iter());
     }
