@@ -4,11 +4,11 @@
 //! and taking the first option at each new decision, then advances the last decision that has
 //! options left (an odometer). Feasible for small states only; the judge exists for the rest.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::model::Game;
-use crate::outcome::{FixedPositions, LegalOutcome, Outcome, Outcomes};
+use crate::outcome::{FastMap, FixedPositions, LegalOutcome, Outcome, Outcomes, fast_map};
 use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;
 use crate::sim::script::{Scripted, blame_script};
@@ -58,7 +58,7 @@ struct Walk {
     option_limit: usize,
     /// Options at each decision, by the answers taken before it: every run that shares a prefix
     /// meets the same decision, so its options are listed once.
-    cache: HashMap<Vec<usize>, Rc<Vec<Choice>>>,
+    cache: FastMap<Vec<usize>, Rc<Vec<Choice>>>,
     /// How many options the cache holds.
     cached: usize,
 }
@@ -264,7 +264,7 @@ fn explore_until(
     let mut result = Exploration::default();
     let mut bytes = 0usize;
     let mut prefix: Vec<usize> = Vec::new();
-    let mut cache = HashMap::new();
+    let mut cache = fast_map(0);
     let mut cached = 0;
     loop {
         let walk = Walk {

@@ -126,7 +126,7 @@ impl ByteDecider<'_> {
                 }
                 Choice::Cards(out)
             }
-            Decision::Find { parts, joint_min, looked_at, cap, .. } => {
+            Decision::Find { parts, joint_min, .. } => {
                 let mut taken = BTreeSet::new();
                 let mut found = Vec::new();
                 for p in parts {
@@ -149,7 +149,7 @@ impl ByteDecider<'_> {
                         let i = self.pick(free.len());
                         let c = free[i];
                         f.push(c);
-                        if check.check(f, looked_at, *cap).is_ok() {
+                        if check.holds(f) {
                             taken.insert(c);
                             free.retain(|&x| x != c);
                         } else {
@@ -164,7 +164,7 @@ impl ByteDecider<'_> {
                         }
                         if !taken.contains(&c) {
                             f.push(c);
-                            if check.check(f, looked_at, *cap).is_ok() {
+                            if check.holds(f) {
                                 taken.insert(c);
                             } else {
                                 f.pop();

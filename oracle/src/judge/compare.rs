@@ -1,10 +1,12 @@
 //! Comparing the replayed outcome with the observed one: every difference, with the clause that
 //! decides it, in the order of the rule decisions they stem from.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::causes::Causes;
-use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event, zones_match_canonical};
+use crate::outcome::{
+    Event, FastMap, LegalOutcome, LoggedEvent, Outcome, fast_map, is_ordered_event, zones_match_canonical,
+};
 use crate::rules::verdicts;
 use crate::verdict::{Difference, quoted, quoted_list as list};
 
@@ -297,12 +299,14 @@ fn zone_differences(
     push: &mut impl FnMut(&str, String),
 ) {
     let move_clauses = &causes.moves;
-    fn locate(o: &Outcome) -> HashMap<&str, &str> {
-        o.zones.iter().flat_map(|(z, cards)| cards.iter().map(move |c| (c.as_str(), z.as_str()))).collect()
+    fn locate(o: &Outcome) -> FastMap<&str, &str> {
+        let mut at = fast_map(o.zones.values().map(Vec::len).sum());
+        at.extend(o.zones.iter().flat_map(|(z, cards)| cards.iter().map(move |c| (c.as_str(), z.as_str()))));
+        at
     }
     // An object is in one zone at a time, once (400.1): a card the outcome lists twice is wrong
     // however the rest compares. Abilities on the stack may repeat.
-    let mut listed: HashMap<&str, usize> = HashMap::new();
+    let mut listed: FastMap<&str, usize> = fast_map(got.zones.values().map(Vec::len).sum());
     for cards in got.zones.values() {
         for c in cards.iter().filter(|c| !c.starts_with("ability:")) {
             *listed.entry(c.as_str()).or_default() += 1;

@@ -603,8 +603,7 @@ fn same_sorted(want: &[String], got: &[String]) -> bool {
         g.sort_unstable();
         return want.iter().map(String::as_str).eq(g);
     }
-    let mut counts: std::collections::HashMap<&str, isize, std::hash::BuildHasherDefault<FastHasher>> =
-        std::collections::HashMap::with_capacity_and_hasher(want.len(), Default::default());
+    let mut counts: FastMap<&str, isize> = fast_map(want.len());
     for c in want {
         *counts.entry(c.as_str()).or_default() += 1;
     }
@@ -617,43 +616,11 @@ fn same_sorted(want: &[String], got: &[String]) -> bool {
     true
 }
 
-/// A fast non-cryptographic hasher for card ids (the multiply-rotate of rustc's `FxHasher`): the
-/// standard SipHash costs more than the comparison it replaces. Only speed depends on it.
-#[derive(Default)]
-struct FastHasher(u64);
+/// A hash map for card ids and other short keys, with a fast hash seeded per process (foldhash):
+/// the standard SipHash costs more than the comparisons it serves. Only speed depends on it.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
-impl std::hash::Hasher for FastHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.add(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
-        }
-        let mut last = [0u8; 8];
-        let rest = chunks.remainder();
-        last[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 56));
-    }
-
-    fn write_u8(&mut self, b: u8) {
-        self.add(u64::from(b));
-    }
-
-    fn finish(&self) -> u64 {
-        // A multiply leaves the low bits of the product depending on the low bits of its input
-        // only, and hashbrown picks a bucket by the low bits: ids that differ in a few digits
-        // ("bears-12345") would share buckets. The finalizer of MurmurHash3 (fmix64) spreads
-        // every bit over the whole word, for a few instructions per id.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-impl FastHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
+/// An empty [`FastMap`] with room for `capacity` entries.
+pub(crate) fn fast_map<K, V>(capacity: usize) -> FastMap<K, V> {
+    FastMap::with_capacity_and_hasher(capacity, foldhash::fast::RandomState::default())
 }

@@ -340,6 +340,7 @@ pub fn found_is_legal(game: &Game, plan: &PartPlan, found: &[ObjId]) -> bool {
 
 /// The first rule a proposed find breaks ([`FoundCheck`]), before its message is written.
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(test, derive(PartialEq, Eq))]
 enum FoundFailure {
     /// A card found twice (701.23a).
     Twice(ObjId),
@@ -404,17 +405,48 @@ impl<'a> FoundCheck<'a> {
         self.failure(found).is_none()
     }
 
+    /// Finds of at most this many cards are checked by scanning them ([`FoundCheck::failure`]).
+    const SCANNED: usize = 16;
+
     /// The first rule a proposed find breaks, if any (the checks of [`FoundCheck::check`], in
     /// its order).
     fn failure(&self, found: &[ObjId]) -> Option<FoundFailure> {
-        let (game, plan) = (self.game, self.plan);
+        self.failure_scanning(found, Self::SCANNED)
+    }
+
+    /// [`FoundCheck::failure`]. A find of at most `scanned` cards — what the enumerator and the
+    /// judge's splits try by the thousand — is checked by scanning it, with no allocation; a
+    /// longer one through a sorted copy and sets. Both report the same first failure (a test
+    /// compares them).
+    fn failure_scanning(&self, found: &[ObjId], scanned: usize) -> Option<FoundFailure> {
+        if found.len() <= scanned {
+            return self.failure_by(found, scanned, |o| found.contains(o), |i| found[..i].contains(&found[i]));
+        }
         let mut sorted_found = found.to_vec();
         sorted_found.sort_unstable();
         let repeats = sorted_found.windows(2).any(|w| w[0] == w[1]);
         let mut seen = BTreeSet::new();
-        for &f in found {
-            // Only a find that repeats a card needs the cards seen so far, to name the repeat.
-            if repeats && !seen.insert(f) {
+        // Only a find that repeats a card needs the cards seen so far, to name the repeat.
+        self.failure_by(
+            found,
+            scanned,
+            |o| sorted_found.binary_search(o).is_ok(),
+            |i| repeats && !seen.insert(found[i]),
+        )
+    }
+
+    /// [`FoundCheck::failure_scanning`], given whether a card was found and whether the `i`th
+    /// card of `found` repeats an earlier one (asked for each card in order).
+    fn failure_by(
+        &self,
+        found: &[ObjId],
+        scanned: usize,
+        was_found: impl Fn(&ObjId) -> bool,
+        mut repeats_earlier: impl FnMut(usize) -> bool,
+    ) -> Option<FoundFailure> {
+        let (game, plan) = (self.game, self.plan);
+        for (i, &f) in found.iter().enumerate() {
+            if repeats_earlier(i) {
                 return Some(FoundFailure::Twice(f));
             }
             if !self.is_candidate(f) {
@@ -424,7 +456,6 @@ impl<'a> FoundCheck<'a> {
         if found.len() > plan.max {
             return Some(FoundFailure::TooMany);
         }
-        let was_found = |o: &ObjId| sorted_found.binary_search(o).is_ok();
         // 701.23b lets a searcher fail to find only in hidden zones: a matching card in a public
         // zone may be left only when the search already found as many cards as it could — unless
         // the instruction lets the searcher choose how many ("up to N", "any number"), when
@@ -443,9 +474,15 @@ impl<'a> FoundCheck<'a> {
             return Some(FoundFailure::TooFew);
         }
         if plan.different_names {
-            let mut names_seen: BTreeSet<&Vec<String>> = BTreeSet::new();
-            for &f in found {
-                if !names_seen.insert(&game.obj(f).chars.names) {
+            // The first card whose name an earlier found card has.
+            let names = |f: ObjId| &game.obj(f).chars.names;
+            if found.len() <= scanned {
+                if let Some(i) = (1..found.len()).find(|&i| found[..i].iter().any(|&e| names(e) == names(found[i]))) {
+                    return Some(FoundFailure::SameName(found[i]));
+                }
+            } else {
+                let mut names_seen: BTreeSet<&Vec<String>> = BTreeSet::new();
+                if let Some(&f) = found.iter().find(|&&f| !names_seen.insert(names(f))) {
                     return Some(FoundFailure::SameName(f));
                 }
             }
@@ -1163,5 +1200,50 @@ mod tests {
         assert_eq!(check_split_choice(&[1], &[1, 2, 3], 2).unwrap_err().clause, "608.2d");
         assert!(check_split_choice(&[1, 1], &[1, 2, 3], 2).is_err(), "one card twice");
         assert!(check_split_choice(&[1, 9], &[1, 2, 3], 2).is_err(), "a card not found");
+    }
+
+    /// The scanning and the sorting ways of checking a find agree on its first failure, for
+    /// finds of every size against plans of every kind (cards with shared names included).
+    #[test]
+    fn small_and_large_finds_are_checked_alike() {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let pool = crate::cards::CardPool::bundled().unwrap();
+        let scenario = crate::fuzzing::generate::land_search_scenario(40, 3, None);
+        let game = crate::scenario::load_scenario("found-check", scenario, &pool).unwrap().setup.game;
+        let cards: Vec<ObjId> = (0..game.objs.len()).collect();
+        let n = cards.len();
+        let quality = prop_oneof![Just(Quality::Stated), Just(Quality::QuantityOnly), Just(Quality::Undefined)];
+        let plan = (
+            proptest::sample::subsequence(cards.clone(), 0..n),
+            proptest::sample::subsequence(cards.clone(), 0..n),
+            0..6usize,
+            0..30usize,
+            any::<[bool; 4]>(),
+            quality,
+        );
+        let find = proptest::collection::vec(0..n, 0..24);
+        let mut runner = TestRunner::new(Config { cases: 3000, failure_persistence: None, ..Config::default() });
+        let large = std::cell::Cell::new(0usize);
+        runner
+            .run(&(plan, find), |((candidates, public, min, max, flags, quality), found)| {
+                let plan = PartPlan {
+                    candidates,
+                    public,
+                    min,
+                    max,
+                    all: flags[0],
+                    choose_how_many: flags[1],
+                    different_names: flags[2],
+                    quality,
+                    outside_searched: flags[3],
+                };
+                let check = FoundCheck::new(&game, &plan);
+                large.set(large.get() + usize::from(found.len() > FoundCheck::SCANNED));
+                prop_assert_eq!(check.failure_scanning(&found, usize::MAX), check.failure_scanning(&found, 0));
+                Ok(())
+            })
+            .unwrap();
+        assert!(large.get() > 100, "too few finds took the sorting way by default: {}", large.get());
     }
 }

@@ -113,6 +113,11 @@ mod git {
 
     /// The commit checked out in the repository holding `first`, with `-dirty` when one of
     /// `files` is not in the index or its content differs from the index's blob.
+    ///
+    /// As git does, a file whose size, inode, change and modification times are those the index
+    /// recorded, modified before the index was written, is taken as unchanged without hashing it:
+    /// hashing every scenario with SHA-1 was a quarter of `check`'s instructions. A file modified
+    /// in the same instant as the index or later ("racily clean" in git's terms) is hashed.
     pub fn revision(first: &Path, files: &[&Path]) -> Option<String> {
         let dir = first.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let repo = find(dir)?;
@@ -123,33 +128,111 @@ mod git {
             None if is_object_id(head) => head.to_string(),
             None => return None,
         };
-        let dirty = match read_small(&repo.git_dir.join("index")).and_then(|i| index_entries(&i)) {
-            Some(index) => files.iter().any(|f| {
-                let relative = std::fs::canonicalize(f)
-                    .ok()
-                    .and_then(|abs| abs.strip_prefix(&repo.work_tree).ok().map(|r| r.to_string_lossy().into_owned()));
-                let content = crate::scenario::read_source(f).ok();
-                match (relative.and_then(|r| index.get(&r).cloned()), content) {
-                    (Some(id), Some(content)) => blob_id(content.as_bytes()) != id,
-                    _ => true,
-                }
-            }),
+        // Each file's path in the work tree, as the index spells it; `None` for one outside it.
+        let relative: Vec<Option<Vec<u8>>> = files
+            .iter()
+            .map(|f| {
+                let abs = std::fs::canonicalize(f).ok()?;
+                Some(abs.strip_prefix(&repo.work_tree).ok()?.as_os_str().as_encoded_bytes().to_vec())
+            })
+            .collect();
+        let index_path = repo.git_dir.join("index");
+        let wanted: std::collections::HashSet<&[u8]> = relative.iter().flatten().map(Vec::as_slice).collect();
+        let dirty = match read_small(&index_path).and_then(|i| index_entries(&i, &wanted)) {
+            Some(index) => {
+                let written = std::fs::metadata(&index_path).ok().and_then(|m| Stamp::modified(&m));
+                files.iter().zip(&relative).any(|(f, relative)| {
+                    let Some(entry) = relative.as_ref().and_then(|r| index.get(r.as_slice())) else { return true };
+                    if std::fs::metadata(f).is_ok_and(|m| entry.stat.unchanged(&m, written)) {
+                        return false;
+                    }
+                    match crate::scenario::read_source(f) {
+                        Ok(content) => blob_id(content.as_bytes()) != entry.id,
+                        Err(_) => true,
+                    }
+                })
+            }
             // No index (or one this reader doesn't know): the revision is the commit alone.
             None => false,
         };
         Some(if dirty { format!("{commit}-dirty") } else { commit })
     }
 
-    /// Git's SHA-1 object id of a blob with `content`, in hex.
-    fn blob_id(content: &[u8]) -> String {
+    /// Git's SHA-1 object id of a blob with `content`.
+    fn blob_id(content: &[u8]) -> [u8; 20] {
         let mut hash = sha1_smol::Sha1::new();
         hash.update(format!("blob {}\0", content.len()).as_bytes());
         hash.update(content);
-        hash.digest().to_string()
+        hash.digest().bytes()
     }
 
-    /// Path → blob id (hex) of the entries of a git index file (versions 2 to 4, SHA-1).
-    fn index_entries(data: &[u8]) -> Option<std::collections::HashMap<String, String>> {
+    /// A time as the index stores it: seconds and nanoseconds.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    struct Stamp {
+        seconds: i64,
+        nanoseconds: i64,
+    }
+
+    impl Stamp {
+        /// When the file was last modified (unix only: elsewhere there is no stat to trust).
+        #[cfg(unix)]
+        fn modified(meta: &std::fs::Metadata) -> Option<Stamp> {
+            use std::os::unix::fs::MetadataExt;
+            Some(Stamp { seconds: meta.mtime(), nanoseconds: meta.mtime_nsec() })
+        }
+
+        #[cfg(not(unix))]
+        fn modified(_: &std::fs::Metadata) -> Option<Stamp> {
+            None
+        }
+    }
+
+    /// The stat data the index recorded for a file, as git stores it (32 bits each).
+    #[derive(Debug, Clone, Copy)]
+    struct IndexStat {
+        changed: (u32, u32),
+        modified: (u32, u32),
+        inode: u32,
+        size: u32,
+    }
+
+    impl IndexStat {
+        /// True when `meta` is what the index recorded and the file was modified before the index
+        /// was written (`index_written`), so its content is the indexed blob's as far as git
+        /// itself would tell.
+        #[cfg(unix)]
+        fn unchanged(&self, meta: &std::fs::Metadata, index_written: Option<Stamp>) -> bool {
+            use std::os::unix::fs::MetadataExt;
+            let Some(index_written) = index_written else { return false };
+            let Some(modified) = Stamp::modified(meta) else { return false };
+            // The index keeps the low 32 bits of each field.
+            let low = |value: i64| value as u32;
+            meta.is_file()
+                && modified < index_written
+                && self.modified == (low(meta.mtime()), low(meta.mtime_nsec()))
+                && self.changed == (low(meta.ctime()), low(meta.ctime_nsec()))
+                && self.inode == meta.ino() as u32
+                && self.size == meta.len() as u32
+        }
+
+        #[cfg(not(unix))]
+        fn unchanged(&self, _: &std::fs::Metadata, _: Option<Stamp>) -> bool {
+            false
+        }
+    }
+
+    /// An index entry: the blob id and the stat data recorded with it.
+    struct IndexEntry {
+        id: [u8; 20],
+        stat: IndexStat,
+    }
+
+    /// Path → entry of a git index file (versions 2 to 4, SHA-1), for the `wanted` paths only: a
+    /// repository's index may list many more files than the scenarios.
+    fn index_entries(
+        data: &[u8],
+        wanted: &std::collections::HashSet<&[u8]>,
+    ) -> Option<std::collections::HashMap<Vec<u8>, IndexEntry>> {
         let u32_at = |at: usize| data.get(at..at + 4).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
         if data.get(..4)? != b"DIRC" {
             return None;
@@ -164,7 +247,13 @@ mod git {
         let mut out = std::collections::HashMap::new();
         for _ in 0..count {
             let start = at;
-            let id: String = data.get(at + 40..at + 60)?.iter().map(|b| format!("{b:02x}")).collect();
+            let id: [u8; 20] = data.get(at + 40..at + 60)?.try_into().ok()?;
+            let stat = IndexStat {
+                changed: (u32_at(at)?, u32_at(at + 4)?),
+                modified: (u32_at(at + 8)?, u32_at(at + 12)?),
+                inode: u32_at(at + 20)?,
+                size: u32_at(at + 36)?,
+            };
             let flags = u16::from_be_bytes([*data.get(at + 60)?, *data.get(at + 61)?]);
             at += 62;
             if version >= 3 && flags & 0x4000 != 0 {
@@ -194,8 +283,10 @@ mod git {
                 at = start + (end - start + 8) / 8 * 8;
                 path
             };
-            previous = path.clone();
-            out.insert(String::from_utf8_lossy(&path).into_owned(), id);
+            if wanted.contains(path.as_slice()) {
+                out.insert(path.clone(), IndexEntry { id, stat });
+            }
+            previous = path;
         }
         Some(out)
     }

@@ -251,7 +251,7 @@ impl Decider for Observed<'_> {
                     let shown = if shown(c) { " (revealed)" } else { "" };
                     Some(format!("{}{shown}", destination(c).unwrap_or_default()))
                 };
-                let others = legal_splits(game, &cards, parts, looked_at, *cap, MAX_SPLITS, &group);
+                let others = legal_splits(game, &cards, parts, MAX_SPLITS, &group);
                 for s in others {
                     if !splits.contains(&s) {
                         splits.push(s);

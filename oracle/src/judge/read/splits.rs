@@ -17,8 +17,6 @@ pub(super) fn legal_splits(
     game: &Game,
     cards: &[ObjId],
     parts: &[crate::rules::search::PartPlan],
-    looked_at: &[ObjId],
-    cap: Option<u32>,
     limit: usize,
     destination: &dyn Fn(ObjId) -> Option<String>,
 ) -> Vec<Vec<Vec<ObjId>>> {
@@ -33,7 +31,8 @@ pub(super) fn legal_splits(
         }
     }
     let checks: Vec<FoundCheck> = parts.iter().map(|p| FoundCheck::new(game, p)).collect();
-    let legal = |split: &Vec<Vec<ObjId>>| checks.iter().zip(split).all(|(c, f)| c.check(f, looked_at, cap).is_ok());
+    // `holds`: whether a split is legal, without writing the message of the rule it breaks.
+    let legal = |split: &Vec<Vec<ObjId>>| checks.iter().zip(split).all(|(c, f)| c.holds(f));
     let mut out: Vec<Vec<Vec<ObjId>>> = Vec::new();
     // Greedy splits first — each ambiguous card to the fitting instruction furthest below its
     // minimum, else to the first (or last) one with room — which settle large finds that a
