@@ -328,15 +328,19 @@ fn zone_differences(
     let (want_at, got_at) = (locate(want), locate(got));
     let all_cards: BTreeSet<&str> = want_at.keys().chain(got_at.keys()).copied().collect();
     for card in all_cards {
+        let (want_zone, got_zone) = (want_at.get(card), got_at.get(card));
         // The clause of the card's last move; for a card the rules leave where it is, that of
-        // the instruction that moved such cards to where the outcome has it.
-        let clause = move_clauses.get(card).copied().unwrap_or_else(|| match (want_at.get(card), got_at.get(card)) {
-            (Some(w), Some(g)) => causes.like_move(None, w, g).map_or("400.7", |(_, c)| c),
-            _ => "400.7",
-        });
-        match (want_at.get(card), got_at.get(card)) {
-            (Some(w), Some(g)) if w != g => push(clause, format!("{card} should be in {w} but is in {g}")),
-            (Some(w), None) => push(clause, format!("{card} should be in {w} but the outcome doesn't list it")),
+        // the instruction that moved such cards to where the outcome has it. Worked out only for
+        // a card that is out of place.
+        let clause = || {
+            move_clauses.get(card).copied().unwrap_or_else(|| match (want_zone, got_zone) {
+                (Some(w), Some(g)) => causes.like_move(None, w, g).map_or("400.7", |(_, c)| c),
+                _ => "400.7",
+            })
+        };
+        match (want_zone, got_zone) {
+            (Some(w), Some(g)) if w != g => push(clause(), format!("{card} should be in {w} but is in {g}")),
+            (Some(w), None) => push(clause(), format!("{card} should be in {w} but the outcome doesn't list it")),
             (None, Some(g)) => push("400.7", format!("{card} is listed in {g} but the rules put it nowhere")),
             _ => {}
         }
@@ -344,7 +348,7 @@ fn zone_differences(
     // Positions the rules fix within a library, and the order of a graveyard.
     for (zone, fixed) in fixed_positions {
         let (w, g) =
-            (want.zones.get(zone).cloned().unwrap_or_default(), got.zones.get(zone).cloned().unwrap_or_default());
+            (want.zones.get(zone).map_or(&[][..], Vec::as_slice), got.zones.get(zone).map_or(&[][..], Vec::as_slice));
         if w.len() != g.len() {
             continue; // already reported card by card
         }

@@ -31,6 +31,25 @@ pub(super) struct Builder<'a> {
     next_suffix: BTreeMap<String, usize>,
 }
 
+/// Where a card's setup is in the scenario (`players[0].library[3]`), for error messages: written
+/// out only for an error (formatting it for every card was a tenth of loading a generated
+/// scenario).
+enum CardPath {
+    Player { player: usize, key: &'static str, index: usize },
+    Battlefield(usize),
+    Exile(usize),
+}
+
+impl std::fmt::Display for CardPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CardPath::Player { player, key, index } => write!(f, "players[{player}].{key}[{index}]"),
+            CardPath::Battlefield(index) => write!(f, "battlefield[{index}]"),
+            CardPath::Exile(index) => write!(f, "exile[{index}]"),
+        }
+    }
+}
+
 impl<'a> Builder<'a> {
     pub(super) fn new(scenario: &'a Scenario, base: &'a CardPool) -> Self {
         Builder {
@@ -148,7 +167,7 @@ impl<'a> Builder<'a> {
             ];
             for (key, zone, cards) in zones {
                 for (j, c) in cards.iter().enumerate() {
-                    let path = format!("players[{i}].{key}[{j}]");
+                    let path = CardPath::Player { player: i, key, index: j };
                     if let Some(owner) = c.owner.as_ref().filter(|o| **o != p.name) {
                         return Err(BuildError::new(
                             format!("{path}.owner"),
@@ -170,9 +189,10 @@ impl<'a> Builder<'a> {
             self.game.shapes.push(LibraryShape::ordered(p.library.len()));
         }
         for (j, c) in s.battlefield.iter().enumerate() {
-            let path = format!("battlefield[{j}]");
-            let owner = self.player_opt(c.owner.as_deref(), &format!("{path}.owner"))?.unwrap_or(0);
-            let controller = self.player_opt(c.controller.as_deref(), &format!("{path}.controller"))?.unwrap_or(owner);
+            let path = CardPath::Battlefield(j);
+            let owner = self.player_opt(c.owner.as_deref(), &format_args!("{path}.owner"))?.unwrap_or(0);
+            let controller =
+                self.player_opt(c.controller.as_deref(), &format_args!("{path}.controller"))?.unwrap_or(owner);
             self.add(c, ZoneRef::Battlefield, owner, controller, &path)?;
         }
         // 704.5j: the state-based action would already have left one of them (704.3).
@@ -186,11 +206,11 @@ impl<'a> Builder<'a> {
             ));
         }
         for (j, c) in s.exile.iter().enumerate() {
-            let path = format!("exile[{j}]");
+            let path = CardPath::Exile(j);
             if c.controller.is_some() {
                 return Err(BuildError::new(format!("{path}.controller"), "only permanents have controllers".into()));
             }
-            let owner = self.player_opt(c.owner.as_deref(), &format!("{path}.owner"))?.unwrap_or(0);
+            let owner = self.player_opt(c.owner.as_deref(), &format_args!("{path}.owner"))?.unwrap_or(0);
             self.add(c, ZoneRef::Exile, owner, owner, &path)?;
         }
         let actions = s
@@ -219,7 +239,8 @@ impl<'a> Builder<'a> {
         Ok(Setup { game: self.game, actions, script, ids: self.ids })
     }
 
-    fn player(&self, name: &str, path: &str) -> Result<PlayerId, BuildError> {
+    /// The player named `name`; `path` (formatted only for an error) says where the name is.
+    fn player(&self, name: &str, path: &dyn std::fmt::Display) -> Result<PlayerId, BuildError> {
         self.names.iter().position(|n| n == name).ok_or_else(|| {
             let hint = closest(name, self.names.iter().map(String::as_str))
                 .map(|c| format!(" (did you mean `{c}`?)"))
@@ -231,7 +252,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    fn player_opt(&self, name: Option<&str>, path: &str) -> Result<Option<PlayerId>, BuildError> {
+    fn player_opt(&self, name: Option<&str>, path: &dyn std::fmt::Display) -> Result<Option<PlayerId>, BuildError> {
         name.map(|n| self.player(n, path)).transpose()
     }
 
@@ -266,7 +287,7 @@ impl<'a> Builder<'a> {
         zone: ZoneRef,
         owner: PlayerId,
         controller: PlayerId,
-        path: &str,
+        path: &CardPath,
     ) -> Result<(), BuildError> {
         let def = self.pool.get(&c.card).ok_or_else(|| {
             let hint = self.pool.suggest(&c.card).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
@@ -364,7 +385,7 @@ impl<'a> Builder<'a> {
                     "cards in public zones are known to everyone (400.2)".into(),
                 ));
             }
-            known |= bit(self.player(who, &format!("{path}.known_to[{k}]"))?);
+            known |= bit(self.player(who, &format_args!("{path}.known_to[{k}]"))?);
         }
         let loyalty = if zone == ZoneRef::Battlefield {
             c.loyalty.unwrap_or_else(|| crate::rules::loyalty::starting_loyalty(&def))

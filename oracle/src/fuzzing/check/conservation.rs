@@ -1,9 +1,7 @@
 //! Conservation: every card of the scenario is in exactly one place, and no other card appears.
 
-use std::collections::BTreeMap;
-
 use crate::fuzzing::CheckFailure;
-use crate::outcome::{Event, Outcome};
+use crate::outcome::{Event, FastMap, Outcome, fast_map};
 use crate::scenario::Setup;
 
 use super::fail;
@@ -11,7 +9,7 @@ use super::fail;
 /// Conservation: no card is created or lost, and no card is in two places. Every id an outcome
 /// lists, in zones or events, is one of the scenario's.
 pub fn conservation(setup: &Setup, o: &Outcome) -> Result<(), CheckFailure> {
-    let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut seen: FastMap<&str, &str> = fast_map(setup.ids.len());
     for (zone, cards) in &o.zones {
         for c in cards {
             if zone == "stack" && c.starts_with("ability:") {
