@@ -29,6 +29,8 @@ pub(super) struct Builder<'a> {
     ids: BTreeMap<String, ObjId>,
     chars: BTreeMap<String, Arc<crate::model::Chars>>,
     next_suffix: BTreeMap<String, usize>,
+    /// Each card name's slug, worked out once (a generated library repeats a few names).
+    slugs: crate::outcome::FastMap<String, String>,
 }
 
 /// Where a card's setup is in the scenario (`players[0].library[3]`), for error messages: written
@@ -77,6 +79,7 @@ impl<'a> Builder<'a> {
             ids: BTreeMap::new(),
             chars: BTreeMap::new(),
             next_suffix: BTreeMap::new(),
+            slugs: crate::outcome::fast_map(0),
         }
     }
 
@@ -329,7 +332,10 @@ impl<'a> Builder<'a> {
                 id.clone()
             }
             None => {
-                let base = slug(&c.card);
+                let base = match self.slugs.get(&c.card) {
+                    Some(base) => base.clone(),
+                    None => self.slugs.entry(c.card.clone()).or_insert_with(|| slug(&c.card)).clone(),
+                };
                 // One counter per base name keeps loading linear in the number of cards.
                 let n = self.next_suffix.entry(base.clone()).or_insert(1);
                 let mut id = if *n == 1 { base.clone() } else { format!("{base}-{n}") };
@@ -373,7 +379,10 @@ impl<'a> Builder<'a> {
         let chars = if c.face_down {
             Arc::new(face_down_chars(zone == ZoneRef::Battlefield))
         } else {
-            self.chars.entry(def.name.clone()).or_insert_with(|| Arc::new(card_chars(&def))).clone()
+            match self.chars.get(&def.name) {
+                Some(chars) => chars.clone(),
+                None => self.chars.entry(def.name.clone()).or_insert_with(|| Arc::new(card_chars(&def))).clone(),
+            }
         };
         // 406.3: a card exiled face down can't be examined, except by players the setup names.
         let face_down_exile = c.face_down && zone == ZoneRef::Exile;
