@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::model::Game;
-use crate::outcome::{FastMap, FixedPositions, LegalOutcome, Outcome, Outcomes, fast_map};
+use crate::model::{FastMap, fast_map};
+use crate::outcome::{FixedPositions, LegalOutcome, Outcome, Outcomes};
 use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;
 use crate::sim::script::{Scripted, blame_script};

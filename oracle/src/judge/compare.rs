@@ -4,9 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::causes::Causes;
-use crate::outcome::{
-    Event, FastMap, LegalOutcome, LoggedEvent, Outcome, fast_map, is_ordered_event, zones_match_canonical,
-};
+use crate::model::{FastMap, fast_map};
+use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event, zones_match_canonical};
 use crate::rules::verdicts;
 use crate::verdict::{Difference, quoted, quoted_list as list};
 

@@ -521,3 +521,12 @@ pub enum TurnPosition {
     /// In the main phase: a sorcery-speed action was taken.
     Main,
 }
+
+/// A hash map for card ids and other short keys, with a fast hash seeded per process (foldhash):
+/// the standard SipHash costs more than the comparisons it serves. Only speed depends on it.
+pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+/// An empty [`FastMap`] with room for `capacity` entries.
+pub(crate) fn fast_map<K, V>(capacity: usize) -> FastMap<K, V> {
+    FastMap::with_capacity_and_hasher(capacity, foldhash::fast::RandomState::default())
+}

@@ -603,7 +603,7 @@ fn same_sorted(want: &[String], got: &[String]) -> bool {
         g.sort_unstable();
         return want.iter().map(String::as_str).eq(g);
     }
-    let mut counts: FastMap<&str, isize> = fast_map(want.len());
+    let mut counts: crate::model::FastMap<&str, isize> = crate::model::fast_map(want.len());
     for c in want {
         *counts.entry(c.as_str()).or_default() += 1;
     }
@@ -614,13 +614,4 @@ fn same_sorted(want: &[String], got: &[String]) -> bool {
         }
     }
     true
-}
-
-/// A hash map for card ids and other short keys, with a fast hash seeded per process (foldhash):
-/// the standard SipHash costs more than the comparisons it serves. Only speed depends on it.
-pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
-
-/// An empty [`FastMap`] with room for `capacity` entries.
-pub(crate) fn fast_map<K, V>(capacity: usize) -> FastMap<K, V> {
-    FastMap::with_capacity_and_hasher(capacity, foldhash::fast::RandomState::default())
 }

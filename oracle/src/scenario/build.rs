@@ -30,7 +30,7 @@ pub(super) struct Builder<'a> {
     chars: BTreeMap<String, Arc<crate::model::Chars>>,
     next_suffix: BTreeMap<String, usize>,
     /// Each card name's slug, worked out once (a generated library repeats a few names).
-    slugs: crate::outcome::FastMap<String, String>,
+    slugs: crate::model::FastMap<String, String>,
 }
 
 /// Where a card's setup is in the scenario (`players[0].library[3]`), for error messages: written
@@ -79,7 +79,7 @@ impl<'a> Builder<'a> {
             ids: BTreeMap::new(),
             chars: BTreeMap::new(),
             next_suffix: BTreeMap::new(),
-            slugs: crate::outcome::fast_map(0),
+            slugs: crate::model::fast_map(0),
         }
     }
 

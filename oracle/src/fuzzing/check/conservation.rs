@@ -1,7 +1,8 @@
 //! Conservation: every card of the scenario is in exactly one place, and no other card appears.
 
 use crate::fuzzing::CheckFailure;
-use crate::outcome::{Event, FastMap, Outcome, fast_map};
+use crate::model::{FastMap, fast_map};
+use crate::outcome::{Event, Outcome};
 use crate::scenario::Setup;
 
 use super::fail;
