@@ -334,6 +334,20 @@ fn the_corpus_revision_runs_nothing_from_the_repository() {
     let corpus = report::Corpus::of(files.iter().map(PathBuf::as_path));
     assert_eq!(corpus.revision.as_deref(), Some(head.as_str()));
     assert!(!marker.exists(), "the repository's fsmonitor program was run");
+    // A change that keeps the size and puts the modification time back is still seen: the
+    // index's stat data is trusted only when every field of it matches (the change time doesn't).
+    let b = dir.join("b.yaml");
+    let (original, modified) = (std::fs::read(&b).unwrap(), std::fs::metadata(&b).unwrap().modified().unwrap());
+    let mut same_size = original.clone();
+    let at = same_size.iter().position(u8::is_ascii_lowercase).unwrap();
+    same_size[at] = same_size[at].to_ascii_uppercase();
+    std::fs::write(&b, &same_size).unwrap();
+    std::fs::File::options().write(true).open(&b).unwrap().set_modified(modified).unwrap();
+    let corpus = report::Corpus::of(files.iter().map(PathBuf::as_path));
+    assert_eq!(corpus.revision, Some(format!("{head}-dirty")), "a same-size change with its mtime put back");
+    std::fs::write(&b, &original).unwrap();
+    let corpus = report::Corpus::of(files.iter().map(PathBuf::as_path));
+    assert_eq!(corpus.revision.as_deref(), Some(head.as_str()), "the content is the index's again");
     std::fs::write(dir.join("b.yaml"), "changed\n").unwrap();
     let corpus = report::Corpus::of(files.iter().map(PathBuf::as_path));
     assert_eq!(corpus.revision, Some(format!("{head}-dirty")));

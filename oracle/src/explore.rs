@@ -7,8 +7,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::model::Game;
-use crate::model::{FastMap, fast_map};
+use crate::model::{FastMap, Game, fast_map};
 use crate::outcome::{FixedPositions, LegalOutcome, Outcome, Outcomes};
 use crate::rules::search::{a_legal_find, legal_found_sets};
 use crate::scenario::Setup;

@@ -34,8 +34,8 @@ pub(super) struct Builder<'a> {
 }
 
 /// Where a card's setup is in the scenario (`players[0].library[3]`), for error messages: written
-/// out only for an error (formatting it for every card was a tenth of loading a generated
-/// scenario).
+/// out only for an error (formatting it for every card was about an eighth of loading a
+/// generated scenario).
 enum CardPath {
     Player { player: usize, key: &'static str, index: usize },
     Battlefield(usize),
