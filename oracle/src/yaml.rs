@@ -22,25 +22,6 @@ pub fn from_yaml<T: serde::de::DeserializeOwned>(source: &str) -> Result<T, serd
 
 /// The default id of a card: its name in lower case, non-alphanumerics as `-`.
 pub fn slug(name: &str) -> String {
-    if !name.is_ascii() {
-        return slug_by_chars(name);
-    }
-    // [`slug_by_chars`]'s steps on bytes, for the usual ASCII name: decoding and lower-casing
-    // characters one by one was a few percent of loading a generated scenario.
-    let mut out = String::with_capacity(name.len());
-    for &b in name.as_bytes() {
-        if b.is_ascii_alphanumeric() {
-            out.push(char::from(b.to_ascii_lowercase()));
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    out.truncate(out.trim_end_matches('-').len());
-    out
-}
-
-/// [`slug`] for any name, character by character.
-fn slug_by_chars(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         if c.is_alphanumeric() {
@@ -50,27 +31,4 @@ fn slug_by_chars(name: &str) -> String {
         }
     }
     out.trim_end_matches('-').to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The ASCII way of [`slug`] gives what the character way does: on every card name of the
-    /// bundled pool and on arbitrary ASCII text.
-    #[test]
-    fn ascii_slugs_are_the_character_slugs() {
-        use proptest::prelude::*;
-        let pool = crate::cards::CardPool::bundled().unwrap();
-        let mut names = 0;
-        for name in pool.cards().map(|c| c.name.as_str()) {
-            assert_eq!(slug(name), slug_by_chars(name), "{name}");
-            names += 1;
-        }
-        assert!(names > 100, "the pool lists {names} names");
-        assert_eq!(slug("Lim-Dûl's Vault"), "lim-dûl-s-vault", "a non-ASCII name takes the character way");
-        proptest!(|(name in "[ -~]{0,24}")| {
-            prop_assert_eq!(slug(&name), slug_by_chars(&name));
-        });
-    }
 }
