@@ -22,8 +22,15 @@ pub struct CardPool {
 }
 
 impl CardPool {
-    /// The bundled pool.
+    /// The bundled pool. Its YAML is read once per process, though several parts of the oracle
+    /// ask for the pool (the rule on naming a card read it a second time in `check` and `serve`:
+    /// 17 M instructions each); each call gets a copy, which shares the cards' definitions. Should
+    /// the bundled YAML ever fail to read, each call reads it again for its error.
     pub fn bundled() -> Result<CardPool, PoolError> {
+        static BUNDLED: std::sync::OnceLock<Option<CardPool>> = std::sync::OnceLock::new();
+        if let Some(pool) = BUNDLED.get_or_init(|| CardPool::from_yaml(BUNDLED_POOL).ok()) {
+            return Ok(pool.clone());
+        }
         CardPool::from_yaml(BUNDLED_POOL)
             .map_err(|error| PoolError::InFile { file: "oracle/cards/pool.yaml", error: Box::new(error) })
     }

@@ -13,6 +13,7 @@
 
 mod causes;
 mod compare;
+mod library;
 mod read;
 
 use std::cell::OnceCell;
@@ -244,21 +245,30 @@ fn judge_with_splits(
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
-    let expected = sim.outcome();
     let compares_all = look.observables.is_all() && !look.strip_on;
-    // An observation equal to the replay has no difference to explain: no causes needed, and no
-    // copy of it to compare (`Outcome::is_canonically`).
-    let matches = compares_all && ran.is_ok() && observed.is_canonically(&expected.outcome, &expected.fixed);
+    // An observation equal to the replay has no difference to explain: no causes needed, no copy
+    // of it to compare (`Outcome::is_canonically_apart`), and the replay's libraries compared as
+    // objects (`library::library_matches`) rather than written out as ids.
+    let (outcome, libraries) = sim.outcome_libraries_apart();
+    let matches = compares_all
+        && ran.is_ok()
+        && observed.is_canonically_apart(&outcome.outcome, &outcome.fixed, &libraries, |zone, want, got| {
+            let fixed = outcome.fixed.get(zone).unwrap_or(&library::NOTHING_FIXED);
+            library::library_matches(&sim.game, setup, want, got, fixed)
+        });
+    // The replay's whole outcome, to name the differences (none is needed for a match: every
+    // observable is compared then, so none is unchecked).
+    let expected = if matches { None } else { Some(sim.with_libraries(outcome, libraries)) };
     let causes = if matches { Causes::default() } else { Causes::of(&sim) };
     drop(sim);
     let split_counts = std::mem::take(&mut decider.inner.split_counts);
     let read_counts = std::mem::take(&mut decider.inner.read_counts);
     let seen = std::mem::take(&mut decider.inner.seen);
     let ran_through = ran.is_ok();
-    let unchecked = look.observables.unchecked(&expected.outcome);
-    let verdict = match ran.map_err(|e| blame_script(e, decider.last)) {
-        Ok(()) if matches => Verdict::Legal,
-        Ok(()) => {
+    let unchecked = expected.as_ref().map(|e| look.observables.unchecked(&e.outcome)).unwrap_or_default();
+    let verdict = match (ran.map_err(|e| blame_script(e, decider.last)), expected) {
+        (Ok(()), None) => Verdict::Legal,
+        (Ok(()), Some(expected)) => {
             let diffs = if compares_all {
                 compare(&expected, observed, &causes)
             } else {
@@ -277,15 +287,15 @@ fn judge_with_splits(
             };
             if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
         }
-        Err(SimError::Illegal { violation, step, .. }) => Verdict::Illegal(vec![Difference {
+        (Err(SimError::Illegal { violation, step, .. }), _) => Verdict::Illegal(vec![Difference {
             clause: violation.clause.to_string(),
             message: format!("step {step}: {}", violation.message),
         }]),
-        Err(SimError::NoAnswer { step, message, clause }) => Verdict::Illegal(vec![Difference {
+        (Err(SimError::NoAnswer { step, message, clause }), _) => Verdict::Illegal(vec![Difference {
             clause: clause.to_string(),
             message: format!("step {step}: {message}"),
         }]),
-        Err(other) => Verdict::Error(other.to_string()),
+        (Err(other), _) => Verdict::Error(other.to_string()),
     };
     Replay { verdict, split_counts, read_counts, ran: ran_through, unchecked, seen }
 }

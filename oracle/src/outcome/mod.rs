@@ -476,6 +476,21 @@ impl Outcome {
     /// The zones come last: they are the largest part, and an observation that differs elsewhere
     /// is compared again in full to name its differences.
     pub fn is_canonically(&self, canonical: &Outcome, fixed: &BTreeMap<String, FixedPositions>) -> bool {
+        self.is_canonically_apart(canonical, fixed, &BTreeMap::<String, ()>::new(), |_, _, _| false)
+    }
+
+    /// [`Outcome::is_canonically`] against a canonical outcome that leaves some non-empty zones
+    /// out, `apart`: the caller holds those in another form and `same_apart(zone, held, got)` says
+    /// whether this outcome's cards `got` in `zone` match them (the judge holds a 100 000-card
+    /// library as objects, not as 100 000 ids written out and sorted). Every other zone is
+    /// compared as [`zones_match_canonical`] does.
+    pub fn is_canonically_apart<A>(
+        &self,
+        canonical: &Outcome,
+        fixed: &BTreeMap<String, FixedPositions>,
+        apart: &BTreeMap<String, A>,
+        same_apart: impl Fn(&str, &A, &[String]) -> bool,
+    ) -> bool {
         self.life == canonical.life
             && nonzero_match(&self.counters, &canonical.counters)
             && nonzero_match(&self.time_counters, &canonical.time_counters)
@@ -488,7 +503,7 @@ impl Outcome {
                 .zip(&canonical.known)
                 .all(|((card, who), (want_card, want))| card == want_card && set_matches(who, want))
             && events_match(&self.events, &canonical.events)
-            && zones_match_canonical(&canonical.zones, &self.zones, fixed)
+            && zones_match_canonical_apart(&canonical.zones, &self.zones, fixed, apart, same_apart)
     }
 }
 
@@ -534,12 +549,34 @@ pub fn zones_match_canonical(
     observed: &BTreeMap<String, Vec<String>>,
     fixed: &BTreeMap<String, FixedPositions>,
 ) -> bool {
+    zones_match_canonical_apart(canonical, observed, fixed, &BTreeMap::<String, ()>::new(), |_, _, _| false)
+}
+
+/// [`zones_match_canonical`] where `canonical` leaves out the non-empty zones of `apart`, which
+/// `same_apart(zone, held, got)` compares instead (see [`Outcome::is_canonically_apart`]).
+fn zones_match_canonical_apart<A>(
+    canonical: &BTreeMap<String, Vec<String>>,
+    observed: &BTreeMap<String, Vec<String>>,
+    fixed: &BTreeMap<String, FixedPositions>,
+    apart: &BTreeMap<String, A>,
+    same_apart: impl Fn(&str, &A, &[String]) -> bool,
+) -> bool {
     let nothing_fixed = FixedPositions::default();
     let listed = observed.iter().filter(|(_, cards)| !cards.is_empty());
-    if listed.clone().count() != canonical.len() {
+    // Each zone of `apart` is met at most once (the observed zones are a map), so with this count
+    // every canonical zone and every zone apart must be met for the loop to get through.
+    if listed.clone().count() != canonical.len() + apart.len() {
         return false;
     }
-    for ((zone, got), (want_zone, want)) in listed.zip(canonical) {
+    let mut wanted = canonical.iter();
+    for (zone, got) in listed {
+        if let Some(held) = apart.get(zone) {
+            if !same_apart(zone, held, got) {
+                return false;
+            }
+            continue;
+        }
+        let Some((want_zone, want)) = wanted.next() else { return false };
         if zone != want_zone || got.len() != want.len() {
             return false;
         }

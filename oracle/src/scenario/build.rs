@@ -239,7 +239,7 @@ impl<'a> Builder<'a> {
             id_order[obj] = u32::try_from(rank).unwrap_or(u32::MAX);
         }
         self.game.id_order = Arc::from(id_order);
-        Ok(Setup { game: self.game, actions, script, ids: self.ids })
+        Ok(Setup { game: self.game, actions, script, ids: self.ids, id_index: Default::default() })
     }
 
     /// The player named `name`; `path` (formatted only for an error) says where the name is.

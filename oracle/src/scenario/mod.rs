@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::cards::CardPool;
-use crate::model::{Game, ObjId};
+use crate::model::{FastMap, Game, ObjId, fast_map};
 use crate::sim::Action;
 use crate::sim::script::ScriptEntry;
 use crate::yaml::{from_yaml, to_yaml};
@@ -32,6 +32,61 @@ pub struct Setup {
     pub script: Vec<ScriptEntry>,
     /// Card id → object.
     pub ids: BTreeMap<String, ObjId>,
+    /// The game's objects by id, made the first time the judge compares a long library.
+    pub(crate) id_index: IdIndex,
+}
+
+impl Setup {
+    /// The initial game's objects by id, made on first use (the judge looks up each card of a long
+    /// observed library in it: one hash lookup a card instead of an ordered map's dozen string
+    /// comparisons).
+    pub(crate) fn objects_by_id(&self) -> &ObjectsById {
+        self.id_index.0.get_or_init(|| {
+            let mut by_id = fast_map(self.game.objs.len());
+            // Copies of the ids, made one after another so the lookups' comparisons read compact
+            // memory: with the objects' own ids as keys, spread over the whole game, a 100 000-card
+            // judgement took 19.5 ms against 16.2 ms (criterion, back to back).
+            for (o, obj) in self.game.objs.iter().enumerate() {
+                by_id.entry(Box::<str>::from(&*obj.id)).or_insert(o);
+            }
+            let ids = self.game.objs.iter().map(|obj| obj.id.clone()).collect();
+            std::sync::Arc::new(ObjectsById { by_id, ids })
+        })
+    }
+}
+
+/// A game's objects by id ([`Setup::objects_by_id`]).
+pub(crate) struct ObjectsById {
+    by_id: FastMap<Box<str>, ObjId>,
+    /// Each object's id when the index was made, by object: held, so that a game whose objects
+    /// hold these very ids (compared by address, [`ObjectsById::describes`]) has these ids.
+    ids: Vec<std::sync::Arc<str>>,
+}
+
+impl ObjectsById {
+    /// The object whose id is `id`, if the game the index was made from has one (the first, if
+    /// several have it).
+    pub(crate) fn get(&self, id: &str) -> Option<ObjId> {
+        self.by_id.get(id).copied()
+    }
+
+    /// Whether every object of the game the index was made from has the same id in `game`: true
+    /// of a replay of the setup, which only adds objects. A cheap pass in object order, with no
+    /// id read: ids are immutable and held here, so the same address is the same id.
+    pub(crate) fn describes(&self, game: &crate::model::Game) -> bool {
+        game.objs.len() >= self.ids.len()
+            && self.ids.iter().zip(&game.objs).all(|(id, obj)| std::sync::Arc::ptr_eq(id, &obj.id))
+    }
+}
+
+/// [`Setup::objects_by_id`]'s index, made once and shared by the setup's copies.
+#[derive(Clone, Default)]
+pub(crate) struct IdIndex(std::sync::OnceLock<std::sync::Arc<ObjectsById>>);
+
+impl std::fmt::Debug for IdIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "IdIndex({})", if self.0.get().is_some() { "made" } else { "not made" })
+    }
 }
 
 /// A loaded scenario.

@@ -492,23 +492,54 @@ impl<'d> Sim<'d> {
 
     /// The outcome so far, in canonical form.
     pub fn outcome(&self) -> LegalOutcome {
-        self.outcome_with_log(self.log.clone())
+        self.outcome_with_log(self.log.clone(), None)
+    }
+
+    /// [`Sim::outcome`] with every non-empty library left out of the outcome's zones and given
+    /// apart, by zone name, as its objects in the game's order: for the judge, which compares a
+    /// library's shuffled part with an observation as a set of objects (701.24a) instead of
+    /// writing out and sorting an id per card.
+    pub fn outcome_libraries_apart(&self) -> (LegalOutcome, BTreeMap<String, &[ObjId]>) {
+        let mut apart = BTreeMap::new();
+        let outcome = self.outcome_with_log(self.log.clone(), Some(&mut apart));
+        (outcome, apart)
+    }
+
+    /// The outcome [`Sim::outcome`] gives, made from the two parts [`Sim::outcome_libraries_apart`]
+    /// gives: each library written out as ids and put in canonical form (a zone's canonical form
+    /// depends only on its cards and its fixed positions).
+    pub fn with_libraries(&self, mut outcome: LegalOutcome, apart: BTreeMap<String, &[ObjId]>) -> LegalOutcome {
+        for (zone, cards) in apart {
+            let mut ids: Vec<String> = cards.iter().map(|&o| self.id(o)).collect();
+            crate::outcome::canonical_zone(&zone, &mut ids, &outcome.fixed);
+            outcome.outcome.zones.insert(zone, ids);
+        }
+        outcome
     }
 
     /// [`Sim::outcome`] at the end of a run: the log is moved into the outcome, not copied (the
     /// enumerator and the fuzz targets take an outcome from every run they make).
     pub fn into_outcome(mut self) -> LegalOutcome {
         let log = std::mem::take(&mut self.log);
-        self.outcome_with_log(log)
+        self.outcome_with_log(log, None)
     }
 
-    /// The outcome so far, with `events` as its log.
-    fn outcome_with_log(&self, events: Vec<LoggedEvent>) -> LegalOutcome {
+    /// The outcome so far, with `events` as its log; with `libraries_apart`, the non-empty
+    /// libraries go there as objects instead of into the outcome's zones.
+    fn outcome_with_log<'s>(
+        &'s self,
+        events: Vec<LoggedEvent>,
+        mut libraries_apart: Option<&mut BTreeMap<String, &'s [ObjId]>>,
+    ) -> LegalOutcome {
         let names = self.names();
         let mut zones = BTreeMap::new();
         let mut fixed = BTreeMap::new();
         for (zone, cards) in &self.game.zones {
             if *zone == ZoneRef::Stack || cards.is_empty() {
+                continue;
+            }
+            if let (ZoneRef::Library(_), Some(apart)) = (zone, libraries_apart.as_deref_mut()) {
+                apart.insert(zone.display(&names), cards.as_slice());
                 continue;
             }
             zones.insert(zone.display(&names), cards.iter().map(|&o| self.id(o)).collect::<Vec<_>>());
