@@ -86,3 +86,20 @@ pub use runner::{RunResult, run_file};
 /// crate's `fast-alloc` feature), where the sanitizer's own allocator does the checking.
 pub use mimalloc::MiMalloc as FastAllocator;
 pub use scenario::{LoadError, Loaded, load_file, load_str};
+
+/// What the crate's unit tests share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use proptest::test_runner::{Config, RngSeed, TestRunner};
+
+    /// A proptest runner of `cases` cases from a fixed seed: the run is the same every time (a
+    /// failure prints its case), and nothing is written to disk.
+    pub(crate) fn seeded_runner(cases: u32, seed: u64) -> TestRunner {
+        TestRunner::new(Config {
+            cases,
+            rng_seed: RngSeed::Fixed(seed),
+            failure_persistence: None,
+            ..Config::default()
+        })
+    }
+}

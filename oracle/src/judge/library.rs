@@ -113,21 +113,13 @@ mod tests {
     #[test]
     fn answers_as_the_canonical_comparison_does() {
         use proptest::prelude::*;
-        use proptest::test_runner::{Config, RngSeed, TestRunner};
         let setup = setup(120);
         let game = &setup.game;
         let objects: Vec<ObjId> = (0..game.objs.len()).collect();
         let groups = || proptest::collection::vec(1..4usize, 0..3);
         let library = proptest::sample::subsequence(objects.clone(), 0..90).prop_shuffle();
         let change = (0..4u8, 0..200usize, 0..200usize, 0..game.objs.len());
-        // A fixed seed: the run is the same every time (a failure prints its case).
-        let config = Config {
-            cases: 3000,
-            rng_seed: RngSeed::Fixed(0x6c69_6272),
-            failure_persistence: None,
-            ..Config::default()
-        };
-        let mut runner = TestRunner::new(config);
+        let mut runner = crate::test_support::seeded_runner(3000, 0x6c69_6272);
         let (agreed_yes, agreed_no, long) = (std::cell::Cell::new(0), std::cell::Cell::new(0), std::cell::Cell::new(0));
         runner
             .run(&(library, groups(), groups(), change), |(want, top_groups, bottom_groups, (kind, i, j, other))| {

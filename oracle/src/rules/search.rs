@@ -1207,7 +1207,6 @@ mod tests {
     #[test]
     fn small_and_large_finds_are_checked_alike() {
         use proptest::prelude::*;
-        use proptest::test_runner::{Config, RngSeed, TestRunner};
         let pool = crate::cards::CardPool::bundled().unwrap();
         let scenario = crate::fuzzing::generate::land_search_scenario(40, 3, None);
         let game = crate::scenario::load_scenario("found-check", scenario, &pool).unwrap().setup.game;
@@ -1223,14 +1222,7 @@ mod tests {
             quality,
         );
         let find = proptest::collection::vec(0..n, 0..24);
-        // A fixed seed: the run is the same every time (a failure prints its case).
-        let config = Config {
-            cases: 3000,
-            rng_seed: RngSeed::Fixed(0x66_6f75_6e64),
-            failure_persistence: None,
-            ..Config::default()
-        };
-        let mut runner = TestRunner::new(config);
+        let mut runner = crate::test_support::seeded_runner(3000, 0x66_6f75_6e64);
         let large = std::cell::Cell::new(0usize);
         runner
             .run(&(plan, find), |((candidates, public, min, max, flags, quality), found)| {
