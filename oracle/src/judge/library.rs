@@ -63,7 +63,7 @@ pub(super) fn library_matches(
     for &o in want {
         untaken[o] = true;
     }
-    got.iter().all(|g| match index.get(g) {
+    index.all_found(got, |found| match found {
         Some(o) if untaken[o] => {
             untaken[o] = false;
             true
