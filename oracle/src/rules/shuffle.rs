@@ -12,36 +12,10 @@ use crate::model::{Game, LibraryShape, ObjId, PlayerId, ZoneRef};
 /// shuffle.
 pub fn shuffle_library(game: &mut Game, player: PlayerId) {
     let zone = ZoneRef::Library(player);
-    let cards: Vec<_> = game.zone(zone).to_vec();
-    // The oracle keeps the random middle in a canonical order instead of drawing a permutation:
-    // every order is legal, and outcomes compare libraries as sets where positions aren't fixed.
-    let mut sorted = cards.clone();
-    // Ids are unique, so ordering by their ranks (numbers) is ordering by the ids themselves.
-    let ranks: Option<Vec<u32>> = sorted.iter().map(|&o| game.id_rank(o).filter(|&r| r != u32::MAX)).collect();
-    if let Some(ranks) = ranks {
-        // The ranks are distinct and below the number of objects, so a large library is put in
-        // order by placing each card at its rank (linear) rather than by sorting.
-        let max_rank = ranks.iter().copied().max().unwrap_or(0) as usize;
-        if sorted.len() >= 256 && max_rank < 4 * game.objs.len().max(sorted.len()) {
-            let mut slots = vec![ObjId::MAX; max_rank + 1];
-            for (&o, &r) in cards.iter().zip(&ranks) {
-                slots[r as usize] = o;
-            }
-            sorted.clear();
-            sorted.extend(slots.into_iter().filter(|&o| o != ObjId::MAX));
-            if sorted.len() != cards.len() {
-                // Two cards shared a rank: not expected, but never lose a card over it.
-                sorted = cards.clone();
-                sorted.sort_unstable_by_key(|&o| game.id_rank(o));
-            }
-        } else {
-            sorted.sort_unstable_by_key(|&o| game.id_rank(o));
-        }
-    } else {
-        sorted.sort_by(|&a, &b| game.objs[a].id.cmp(&game.objs[b].id));
-    }
-    *game.zone_mut(zone) = sorted;
-    for obj in cards {
+    // Taken out and put back rather than copied: a library can hold 100 000 cards.
+    let mut cards = std::mem::take(game.zone_mut(zone));
+    // In the order the cards were in, which is mostly the order of the objects in memory.
+    for &obj in &cards {
         let o = &mut game.objs[obj];
         o.object_no += 1;
         o.known = 0;
@@ -49,6 +23,35 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
         // top card: revealed again on top, it is a new object).
         o.flags.revealed_on_top = false;
     }
+    // The oracle keeps the random middle in a canonical order instead of drawing a permutation:
+    // every order is legal, and outcomes compare libraries as sets where positions aren't fixed.
+    // Ids are unique, so ordering by their ranks (numbers) is ordering by the ids themselves.
+    let ranks: Option<Vec<u32>> = cards.iter().map(|&o| game.id_rank(o).filter(|&r| r != u32::MAX)).collect();
+    match ranks {
+        Some(ranks) => {
+            // The ranks are distinct and below the number of objects, so a large library is put
+            // in order by placing each card at its rank (linear) rather than by sorting.
+            let max_rank = ranks.iter().copied().max().unwrap_or(0) as usize;
+            if cards.len() >= 256 && max_rank < 4 * game.objs.len().max(cards.len()) {
+                let mut slots = vec![ObjId::MAX; max_rank + 1];
+                for (&o, &r) in cards.iter().zip(&ranks) {
+                    slots[r as usize] = o;
+                }
+                let placed = slots.iter().filter(|&&o| o != ObjId::MAX).count();
+                if placed == cards.len() {
+                    cards.clear();
+                    cards.extend(slots.into_iter().filter(|&o| o != ObjId::MAX));
+                } else {
+                    // Two cards shared a rank: not expected, but never lose a card over it.
+                    cards.sort_unstable_by_key(|&o| game.id_rank(o));
+                }
+            } else {
+                cards.sort_unstable_by_key(|&o| game.id_rank(o));
+            }
+        }
+        None => cards.sort_by(|&a, &b| game.objs[a].id.cmp(&game.objs[b].id)),
+    }
+    *game.zone_mut(zone) = cards;
     game.shapes[player] = LibraryShape::default();
 }
 

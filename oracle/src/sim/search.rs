@@ -417,12 +417,15 @@ impl Sim<'_> {
         }
         // A copy the permission would allow but the search doesn't cover (below a 701.23f window)
         // can't be cast: a rule decision the judge names when an engine casts it anyway.
-        let whole = self.game.zone(ZoneRef::Library(whose)).to_vec();
-        let uncovered: Vec<ObjId> =
-            crate::rules::casting::castable_while_searching(&self.game, searcher, whose, &whole)
-                .into_iter()
-                .filter(|o| !looked_at.contains(o))
-                .collect();
+        let whole = self.game.zone(ZoneRef::Library(whose));
+        let castable_anywhere = crate::rules::casting::castable_while_searching(&self.game, searcher, whose, whole);
+        if castable_anywhere.is_empty() {
+            // What may be cast is always among these (a card the search looks at in the library,
+            // or one anywhere in it for the mutant below), and nothing is cast here that could
+            // change that: no need to look through a long library again.
+            return Ok((looked_at, cast));
+        }
+        let uncovered: Vec<ObjId> = castable_anywhere.into_iter().filter(|o| !looked_at.contains(o)).collect();
         if !uncovered.is_empty() {
             self.rule_decision("601.3", uncovered);
         }
