@@ -5,9 +5,10 @@
 //! 7th card a Forest, the rest Grizzly Bears; Bob has five cards.
 //!
 //! - `judge_up_to_3`: `judge` on libraries of 10^3, 10^4 and 10^5 cards, on a legal outcome (three
-//!   Forests found, the library reported in a random order) and on two illegal ones: one found
-//!   Forest listed back in the library (the full replay-and-compare path) and Grizzly Bears found
-//!   instead of a Forest (rejected during the replay).
+//!   Forests found, the library reported in a random order, read from JSON as `check` reads an
+//!   engine's report) and on two illegal ones: one found Forest listed back in the library (the
+//!   full replay-and-compare path) and Grizzly Bears found instead of a Forest (rejected during
+//!   the replay).
 //! - `explore_up_to_2` and `judge_up_to_2`: the enumerator and the judge on libraries of 8 to 256
 //!   cards with "up to two", where enumerating is still feasible (1 + k + k(k-1)/2 runs for k
 //!   Forests: 4, 7, 16, 56, 191 and 704).
@@ -51,7 +52,11 @@ fn case(pool: &CardPool, size: usize, up_to: u32) -> Case {
     let scripted =
         load_scenario(&id, land_search_scenario(size, up_to, Some(found.clone())), pool).expect("the scenario loads");
     let (outcome, _) = first_run(&scripted.setup).expect("the scripted run succeeds");
+    // Read back from JSON, as `check` reads an engine's report: its strings are made in the
+    // order they are listed (the shuffled ones in place would be spread over memory instead).
     let legal = concretize(&outcome, SEED);
+    let legal: Outcome = serde_json::from_str(&serde_json::to_string(&legal).expect("an outcome serialises"))
+        .expect("an outcome reads back");
 
     let mut misplaced = legal.clone();
     let forest = found.last().expect("a Forest was found").clone();

@@ -1,4 +1,6 @@
-//! Loads the judge bench's "up to 3" case at SIZE cards and judges the legal outcome N times.
+//! Loads the judge bench's "up to 3" case at SIZE cards and judges the legal outcome N times, then
+//! prints the fastest and the median judgement: a quick figure while profiling (`perf record`,
+//! `valgrind --tool=callgrind`); the documented figures come from the criterion bench.
 use mtg_oracle::cards::CardPool;
 use mtg_oracle::explore::first_run;
 use mtg_oracle::fuzzing::generate::{forests_to_find, land_search_scenario};
@@ -20,7 +22,22 @@ fn main() {
     let scripted = load_scenario(&id, land_search_scenario(size, 3, Some(found)), &pool).unwrap();
     let (outcome, _) = first_run(&scripted.setup).unwrap();
     let legal = concretize(&outcome, 0x62_656e_6368);
-    for _ in 0..times {
-        assert_eq!(judge(&setup, &legal), Verdict::Legal);
+    // Read back from JSON, as `check` reads an engine's report (its strings made in the order
+    // they are listed), unless RAW is set.
+    let legal: mtg_oracle::outcome::Outcome = if std::env::var_os("RAW").is_some() {
+        legal
+    } else {
+        serde_json::from_str(&serde_json::to_string(&legal).unwrap()).unwrap()
+    };
+    let mut took: Vec<std::time::Duration> = (0..times)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            assert_eq!(judge(&setup, &legal), Verdict::Legal);
+            start.elapsed()
+        })
+        .collect();
+    took.sort_unstable();
+    if let (Some(fastest), Some(median)) = (took.first(), took.get(times / 2)) {
+        println!("{times} judgements of {size} cards: fastest {fastest:.2?}, median {median:.2?}");
     }
 }
