@@ -37,10 +37,9 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
                 for (&o, &r) in cards.iter().zip(&ranks) {
                     slots[r as usize] = o;
                 }
-                let placed = slots.iter().filter(|&&o| o != ObjId::MAX).count();
-                if placed == cards.len() {
-                    cards.clear();
-                    cards.extend(slots.into_iter().filter(|&o| o != ObjId::MAX));
+                let placed: Vec<ObjId> = slots.into_iter().filter(|&o| o != ObjId::MAX).collect();
+                if placed.len() == cards.len() {
+                    cards = placed;
                 } else {
                     // Two cards shared a rank: not expected, but never lose a card over it.
                     cards.sort_unstable_by_key(|&o| game.id_rank(o));
