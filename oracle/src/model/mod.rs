@@ -148,10 +148,12 @@ impl std::error::Error for ZoneParseError {}
 /// One card or token and its state.
 #[derive(Debug, Clone)]
 pub struct Obj {
-    /// The scenario's id for this card: stable across zone changes. Shared rather than a
-    /// `String`: every replay clones the game, and one allocation per card made that clone and
-    /// its drop most of a large judgement's cost (issue 13).
-    pub id: Arc<str>,
+    /// The scenario's id for this card: stable across zone changes. Held inline (an id of up to
+    /// 24 bytes, which is nearly every id, needs no allocation): every replay clones the game, and
+    /// a `String` per card (an allocation), then an `Arc<str>` (a shared count, touched in memory
+    /// of its own on each clone and drop) made that clone and its drop much of a large
+    /// judgement's cost (issue 13).
+    pub id: compact_str::CompactString,
     /// Its definition.
     pub def: Arc<CardDef>,
     /// Its characteristics off the stack (709.4 for split cards), computed once per definition.
@@ -186,14 +188,59 @@ pub struct Obj {
     /// (704.5e, `rules::copy`).
     pub spell_copy: bool,
     /// Status that lasts only as long as this object (reset on every zone change, CR 400.7).
-    pub flags: ObjFlags,
+    pub flags: Flags,
 }
 
 impl Obj {
-    /// Its id as an owned `String`, as outcomes and messages hold ids (without going through
-    /// `Display`, as `to_string` on an `Arc<str>` would).
+    /// Its id as an owned `String`, as outcomes and messages hold ids (a copy of the text, without
+    /// going through `Display` as `to_string` would).
     pub fn id_string(&self) -> String {
-        String::from(&*self.id)
+        String::from(self.id.as_str())
+    }
+}
+
+/// An object's [`ObjFlags`], held in a box only when some flag is set: most objects (a library's
+/// cards) have none, and every replay copies every object, so the 88 bytes of flags would make
+/// each object half as large again (issue 13: a 100 000-card judgement's passes over the objects
+/// are bound by memory). Reads go through `Deref` (no flags read as [`ObjFlags::NONE`]); a write
+/// through `DerefMut` boxes them first.
+#[derive(Debug, Clone, Default)]
+pub struct Flags(Option<Box<ObjFlags>>);
+
+/// Equal when the flags are, boxed or not.
+impl PartialEq for Flags {
+    fn eq(&self, other: &Flags) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Flags {}
+
+impl Flags {
+    /// Flags holding `flags` (no box when they are all unset).
+    pub fn new(flags: ObjFlags) -> Flags {
+        Flags((flags != ObjFlags::NONE).then(|| Box::new(flags)))
+    }
+
+    /// Runs `unset` on the flags if any is set: for a change that only unsets flags (to their
+    /// [`ObjFlags::NONE`] values), which an object without flags doesn't need, so it gets no box.
+    pub fn unset(&mut self, unset: impl FnOnce(&mut ObjFlags)) {
+        if let Some(flags) = self.0.as_deref_mut() {
+            unset(flags);
+        }
+    }
+}
+
+impl std::ops::Deref for Flags {
+    type Target = ObjFlags;
+    fn deref(&self) -> &ObjFlags {
+        self.0.as_deref().unwrap_or(&ObjFlags::NONE)
+    }
+}
+
+impl std::ops::DerefMut for Flags {
+    fn deref_mut(&mut self) -> &mut ObjFlags {
+        self.0.get_or_insert_with(|| Box::new(ObjFlags::NONE))
     }
 }
 
@@ -247,6 +294,28 @@ pub struct ObjFlags {
     /// Time counters on this card (a suspended card in exile, 702.62a–b); a new object starts
     /// without counters (400.7).
     pub time_counters: u32,
+}
+
+impl ObjFlags {
+    /// No flag set: a new object's status (400.7).
+    pub const NONE: ObjFlags = ObjFlags {
+        tapped: false,
+        granted_flashback: false,
+        leaves_stack_to_exile: false,
+        graveyard_to_exile: false,
+        playable_by: None,
+        on_adventure: false,
+        exiled_with: None,
+        revealed_on_top: false,
+        exiled_until: None,
+        search_ban_ignored_by: 0,
+        play_permission_unmodelled: false,
+        entered_this_turn: false,
+        damage: 0,
+        loyalty: 0,
+        loyalty_activated: false,
+        time_counters: 0,
+    };
 }
 
 /// A player's state.
@@ -529,4 +598,30 @@ pub(crate) type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::
 /// An empty [`FastMap`] with room for `capacity` entries.
 pub(crate) fn fast_map<K, V>(capacity: usize) -> FastMap<K, V> {
     FastMap::with_capacity_and_hasher(capacity, foldhash::fast::RandomState::default())
+}
+
+#[cfg(test)]
+mod flags_tests {
+    use super::*;
+
+    /// An object without flags reads as a new object's status; a write boxes the flags; a change
+    /// that only unsets flags leaves an unboxed object unboxed and unsets a boxed one's; boxed or
+    /// not, equal flags are equal.
+    #[test]
+    fn flags_read_as_none_until_written() {
+        assert_eq!(ObjFlags::default(), ObjFlags::NONE);
+        let mut flags = Flags::default();
+        assert_eq!(*flags, ObjFlags::NONE);
+        flags.unset(|f| f.tapped = false);
+        assert!(flags.0.is_none(), "unsetting a flag boxed the flags");
+        flags.tapped = true;
+        assert!(flags.0.is_some() && flags.tapped);
+        flags.unset(|f| f.tapped = false);
+        assert!(!flags.tapped);
+        assert_eq!(flags, Flags::default(), "boxed flags with none set differ from no flags");
+        assert!(Flags::new(ObjFlags::NONE).0.is_none());
+        let set = ObjFlags { damage: 3, ..ObjFlags::NONE };
+        assert_eq!(*Flags::new(set), set);
+        assert_ne!(Flags::new(set), Flags::default());
+    }
 }

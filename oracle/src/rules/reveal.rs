@@ -32,7 +32,7 @@ pub fn reordered(game: &mut Game, card: ObjId, orderer: PlayerId) {
     o.known = bit(orderer);
     // 701.20d: it stops being revealed — also as a continuously revealed top card (401.5); if it
     // is the top card again it is revealed again, as the new object it is (401.6).
-    o.flags.revealed_on_top = false;
+    o.flags.unset(|f| f.revealed_on_top = false);
 }
 
 /// 701.20d with 401.4: `orderer` puts `cards`, the top cards of their own library they looked at,
@@ -53,7 +53,7 @@ pub fn put_back_in_any_order(game: &mut Game, orderer: PlayerId, cards: &[ObjId]
 /// the effect ends) becomes a new object; nobody has seen that object.
 pub fn stop_revealed_on_top(game: &mut Game, card: ObjId) {
     let o = &mut game.objs[card];
-    o.flags.revealed_on_top = false;
+    o.flags.unset(|f| f.revealed_on_top = false);
     o.object_no += 1;
     o.known = 0;
 }

@@ -21,7 +21,7 @@ pub fn shuffle_library(game: &mut Game, player: PlayerId) {
         o.known = 0;
         // 701.20d: a revealed card that is shuffled stops being revealed (401.6 for a revealed
         // top card: revealed again on top, it is a new object).
-        o.flags.revealed_on_top = false;
+        o.flags.unset(|f| f.revealed_on_top = false);
     }
     // The oracle keeps the random middle in a canonical order instead of drawing a permutation:
     // every order is legal, and outcomes compare libraries as sets where positions aren't fixed.

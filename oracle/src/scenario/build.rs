@@ -10,7 +10,7 @@ use super::error::BuildError;
 use super::format::{Assertion, CardSetup, Scenario, ScriptedDecision, Step};
 use crate::cards::def::UnmodelledWhen;
 use crate::cards::{CardPool, PoolError, closest};
-use crate::model::{Game, LibraryShape, Obj, ObjFlags, ObjId, Player, PlayerId, ZoneRef};
+use crate::model::{Flags, Game, LibraryShape, Obj, ObjFlags, ObjId, Player, PlayerId, ZoneRef};
 use crate::rules::apnap::bit;
 use crate::rules::characteristics::{card_chars, face_down_chars};
 use crate::rules::zones::{can_enter_battlefield, default_knowledge};
@@ -418,7 +418,7 @@ impl<'a> Builder<'a> {
             object_no: 0,
             known,
             counters: 0,
-            flags: ObjFlags {
+            flags: Flags::new(ObjFlags {
                 granted_flashback: c.gains_flashback,
                 tapped: c.tapped,
                 // 306.5b: a planeswalker on the battlefield has its printed loyalty unless the
@@ -426,8 +426,8 @@ impl<'a> Builder<'a> {
                 loyalty,
                 // 702.62b: a card with suspend exiled with time counters is suspended.
                 time_counters: c.time_counters.unwrap_or(0),
-                ..ObjFlags::default()
-            },
+                ..ObjFlags::NONE
+            }),
         });
         self.game.zone_mut(zone).push(obj);
         self.ids.insert(id, obj);

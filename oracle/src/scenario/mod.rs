@@ -46,75 +46,84 @@ impl Setup {
 }
 
 /// A game's objects by id ([`Setup::objects_by_id`]): an open-addressing table (linear probing,
-/// at most half full) of [`IndexSlot`]s, each an object's number and 32 bits of its id's hash,
-/// with the ids themselves one after another in one buffer.
+/// at most half full) of [`IndexSlot`]s, each 32 bits of an id's hash and where the id's record
+/// starts; the records (an object's number, its id's length and the id) follow one another in
+/// one buffer.
 ///
 /// Made for the judge's lookup of every card of a long observed library. There the index is
-/// larger than the processor's caches (100 000 cards: a 2 MB table, and 2 MB of ids and their
-/// ends), so each lookup waits for memory; two choices keep that wait short:
-/// - the index is small: 8 bytes a slot, and the ids packed, so fewer lines are fetched;
+/// larger than the processor's caches (100 000 cards: a 2 MB table and 2 MB of records), so each
+/// lookup waits for memory; three choices keep that wait short:
+/// - the index is small: 8 bytes a slot, and the records packed, so fewer lines are fetched;
+/// - a lookup makes two dependent reads, the slot and then the record, which holds both the id
+///   to compare and the object to answer (with the ids in one buffer and their ends in another,
+///   the end was a third read: about 0.6 ms of a 100 000-card judgement, `perf record` of
+///   `judge_once`);
 /// - [`ObjectsById::all_found`] looks ids up in batches and reads ahead, first the slot of each
-///   id of a batch, then the text of the object the slot names, each read independent of the
-///   others, so the processor waits for them together rather than one at a time.
+///   id of a batch, then the record the slot names, each read independent of the others, so the
+///   processor waits for them together rather than one at a time.
 ///
 /// With `std`'s map from boxed ids (three dependent reads a lookup: slot, box, text), a 100 000-card
 /// judgement spent a third of its time on the lookups (`perf record` and `perf annotate` of
 /// `judge_once`; docs/benchmarks.md has the figures).
 pub(crate) struct ObjectsById {
-    /// A power of two long; empty slots have `obj == EMPTY`.
+    /// A power of two long; empty slots have `record == EMPTY`.
     slots: Vec<IndexSlot>,
     hasher: foldhash::fast::RandomState,
-    /// Every object's id, concatenated in object order; object `o`'s is `text[ends[o]..ends[o + 1]]`.
-    text: String,
-    ends: Vec<usize>,
-    /// Each object's id when the index was made, by object: held, so that a game whose objects
-    /// hold these very ids (compared by address, [`ObjectsById::describes`]) has these ids.
-    ids: Vec<std::sync::Arc<str>>,
+    /// The records, in object order, one per id (the first object that has it): the object's
+    /// number (4 bytes, little-endian), the id's length (4 bytes, little-endian), then the id.
+    records: Vec<u8>,
+    /// Each object's id when the index was made, by object ([`ObjectsById::describes`]).
+    ids: Vec<compact_str::CompactString>,
 }
 
-/// The `obj` of an empty [`IndexSlot`].
+/// The `record` of an empty [`IndexSlot`].
 const EMPTY: u32 = u32::MAX;
+
+/// The bytes of a record before its id: the object's number and the id's length.
+const RECORD_HEAD: usize = 8;
 
 /// How many ids [`ObjectsById::all_found`] looks up together.
 const BATCH: usize = 32;
 
-/// One object of an [`ObjectsById`]: its number and its id's hash's high half (the low bits
-/// choose the slot), which settles nearly every comparison before the id is read.
+/// One object of an [`ObjectsById`]: where its record starts and its id's hash's high half (the
+/// low bits choose the slot), which settles nearly every comparison before the id is read.
 #[derive(Clone, Copy)]
 struct IndexSlot {
-    obj: u32,
+    record: u32,
     tag: u32,
 }
 
 impl ObjectsById {
     fn new(game: &Game) -> ObjectsById {
         let mut index = ObjectsById {
-            slots: vec![IndexSlot { obj: EMPTY, tag: 0 }; (2 * game.objs.len()).next_power_of_two()],
+            slots: vec![IndexSlot { record: EMPTY, tag: 0 }; (2 * game.objs.len()).next_power_of_two()],
             hasher: foldhash::fast::RandomState::default(),
-            text: String::with_capacity(game.objs.iter().map(|obj| obj.id.len()).sum()),
-            ends: Vec::with_capacity(game.objs.len() + 1),
+            records: Vec::with_capacity(game.objs.iter().map(|obj| RECORD_HEAD + obj.id.len()).sum()),
             ids: game.objs.iter().map(|obj| obj.id.clone()).collect(),
         };
-        index.ends.push(0);
-        for obj in &game.objs {
-            index.text.push_str(&obj.id);
-            index.ends.push(index.text.len());
-        }
         for (o, obj) in game.objs.iter().enumerate() {
-            // A game too large for the slots' numbers gets an index that finds nothing past them,
-            // so the judge compares the long way; a scenario file (`MAX_FILE_BYTES`) can't make one.
-            let Ok(number) = u32::try_from(o) else { break };
-            if number == EMPTY {
+            // A game too large for the records' numbers gets an index that finds nothing past
+            // them, so the judge compares the long way; a scenario file (`MAX_FILE_BYTES`) can't
+            // make one.
+            let (Ok(number), Ok(len), Ok(record)) =
+                (u32::try_from(o), u32::try_from(obj.id.len()), u32::try_from(index.records.len()))
+            else {
+                break;
+            };
+            if record == EMPTY {
                 break;
             }
             let hash = index.hash(&obj.id);
             // The first object with an id keeps it, as `get` promises.
-            if index.find(hash, &obj.id).is_none() {
+            if index.find(hash, obj.id.as_bytes()).is_none() {
+                index.records.extend_from_slice(&number.to_le_bytes());
+                index.records.extend_from_slice(&len.to_le_bytes());
+                index.records.extend_from_slice(obj.id.as_bytes());
                 let mut at = index.first_slot(hash);
-                while index.slots[at].obj != EMPTY {
+                while index.slots[at].record != EMPTY {
                     at = (at + 1) & (index.slots.len() - 1);
                 }
-                index.slots[at] = IndexSlot { obj: number, tag: tag_of(hash) };
+                index.slots[at] = IndexSlot { record, tag: tag_of(hash) };
             }
         }
         index
@@ -129,23 +138,32 @@ impl ObjectsById {
         hash as usize & (self.slots.len() - 1)
     }
 
-    /// Object `o`'s id, as the index keeps it.
-    fn id(&self, o: u32) -> &str {
-        let o = o as usize;
-        &self.text[self.ends[o]..self.ends[o + 1]]
+    /// The object and the id of the record starting at `record`.
+    fn record(&self, record: u32) -> (ObjId, &[u8]) {
+        let word = |at: usize| {
+            let bytes = self.records.get(at..at + 4).and_then(|b| <[u8; 4]>::try_from(b).ok());
+            bytes.map_or(0, u32::from_le_bytes) as usize
+        };
+        let start = record as usize;
+        let (obj, len) = (word(start), word(start + 4));
+        let id = self.records.get(start + RECORD_HEAD..start + RECORD_HEAD + len).unwrap_or_default();
+        (obj, id)
     }
 
     /// The object whose id is `id` (its hash `hash`), probing from its first slot.
-    fn find(&self, hash: u64, id: &str) -> Option<ObjId> {
+    fn find(&self, hash: u64, id: &[u8]) -> Option<ObjId> {
         let tag = tag_of(hash);
         let mut at = self.first_slot(hash);
         loop {
             let slot = self.slots[at];
-            if slot.obj == EMPTY {
+            if slot.record == EMPTY {
                 return None;
             }
-            if slot.tag == tag && self.id(slot.obj) == id {
-                return Some(slot.obj as ObjId);
+            if slot.tag == tag {
+                let (obj, slot_id) = self.record(slot.record);
+                if slot_id == id {
+                    return Some(obj);
+                }
             }
             at = (at + 1) & (self.slots.len() - 1);
         }
@@ -155,7 +173,7 @@ impl ObjectsById {
     /// several have it).
     #[cfg(test)]
     pub(crate) fn get(&self, id: &str) -> Option<ObjId> {
-        self.find(self.hash(id), id)
+        self.find(self.hash(id), id.as_bytes())
     }
 
     /// Looks up each of `ids` in turn (as `get` does) and hands the answer to `take`, stopping at
@@ -167,26 +185,25 @@ impl ObjectsById {
             for (hash, id) in hashes.iter_mut().zip(batch) {
                 *hash = self.hash(id);
             }
-            // Read ahead: each first slot of the batch, then the start of the id of the object
-            // it names. The reads of one round don't wait on each other, so their trips to memory
-            // overlap, and the lookups then find what they read in the cache. The folds only keep
-            // the reads from being optimised away.
-            let slots: u32 = hashes.iter().fold(0, |acc, &h| acc ^ self.slots[self.first_slot(h)].obj);
-            let starts = hashes.iter().fold(0, |acc, &h| {
-                let obj = self.slots[self.first_slot(h)].obj as usize;
-                acc ^ self.ends.get(obj).map_or(0, |&start| self.text.as_bytes().get(start).map_or(0, |&b| b as usize))
+            // Read ahead: each first slot of the batch, then the start of the record it names.
+            // The reads of one round don't wait on each other, so their trips to memory overlap,
+            // and the lookups then find what they read in the cache. The folds only keep the
+            // reads from being optimised away.
+            let slots: u32 = hashes.iter().fold(0, |acc, &h| acc ^ self.slots[self.first_slot(h)].record);
+            let records = hashes.iter().fold(0, |acc, &h| {
+                let record = self.slots[self.first_slot(h)].record as usize;
+                acc ^ self.records.get(record).copied().unwrap_or(0)
             });
-            std::hint::black_box((slots, starts));
-            hashes.iter().zip(batch).all(|(&hash, id)| take(self.find(hash, id)))
+            std::hint::black_box((slots, records));
+            hashes.iter().zip(batch).all(|(&hash, id)| take(self.find(hash, id.as_bytes())))
         })
     }
 
     /// Whether every object of the game the index was made from has the same id in `game`: true
-    /// of a replay of the setup, which only adds objects. A cheap pass in object order, with no
-    /// id read: ids are immutable and held here, so the same address is the same id.
+    /// of a replay of the setup, which only adds objects. A pass in object order, over ids that
+    /// are mostly held inline in the objects.
     pub(crate) fn describes(&self, game: &crate::model::Game) -> bool {
-        game.objs.len() >= self.ids.len()
-            && self.ids.iter().zip(&game.objs).all(|(id, obj)| std::sync::Arc::ptr_eq(id, &obj.id))
+        game.objs.len() >= self.ids.len() && self.ids.iter().zip(&game.objs).all(|(id, obj)| *id == obj.id)
     }
 }
 
@@ -314,7 +331,7 @@ mod index_tests {
         let mut game = game(5000);
         let long = "a-card-with-an-id-much-longer-than-the-inline-bytes-of-a-slot";
         let mut extra = game.objs[0].clone();
-        extra.id = std::sync::Arc::from(long);
+        extra.id = long.into();
         game.objs.push(extra);
         let index = ObjectsById::new(&game);
         let ids: Vec<String> = game.objs.iter().map(|obj| obj.id.to_string()).collect();
@@ -332,7 +349,7 @@ mod index_tests {
         }
         // Looked for with another id's hash (as if the two hashes collided), an id finds nothing:
         // the slot's hash bits are a shortcut, the id is what decides.
-        assert_eq!(index.find(index.hash(&ids[3]), &ids[4]), None);
+        assert_eq!(index.find(index.hash(&ids[3]), ids[4].as_bytes()), None);
         // `all_found` stops at the first `false`, in the middle of a batch.
         let mut asked = 0;
         assert!(!index.all_found(&ids, |_| {

@@ -33,7 +33,7 @@ impl Sim<'_> {
         }
         // 400.7: the new object has no counters; a card suspended as it is exiled gets its time
         // counters after the move (702.62a).
-        self.game.objs[obj].flags.time_counters = 0;
+        self.game.objs[obj].flags.unset(|f| f.time_counters = 0);
         let card = self.id(obj);
         self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
         // 702.69a: gravestorm counts every permanent put into a graveyard from the battlefield this
@@ -404,7 +404,10 @@ impl Sim<'_> {
             object_no: 0,
             known: self.game.everyone(),
             counters: 0,
-            flags: crate::model::ObjFlags { entered_this_turn: true, ..Default::default() },
+            flags: crate::model::Flags::new(crate::model::ObjFlags {
+                entered_this_turn: true,
+                ..crate::model::ObjFlags::NONE
+            }),
         });
         self.game.zone_mut(ZoneRef::Battlefield).push(obj);
         self.mutate_chars(obj);

@@ -22,7 +22,7 @@ impl Sim<'_> {
             TurnStep::Untap => {
                 let untapping = untapping_in_untap_step(&self.game, active);
                 for &permanent in &untapping {
-                    self.game.objs[permanent].flags.tapped = false;
+                    self.game.objs[permanent].flags.unset(|f| f.tapped = false);
                 }
                 self.rule_decision("502.3", Vec::new());
                 for permanent in untapping {

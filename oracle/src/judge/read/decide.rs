@@ -239,7 +239,7 @@ impl Decider for Observed<'_> {
                         _ => Vec::new(),
                     })
                     .collect();
-                let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_ref());
+                let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_str());
                 let guide = Guide { to, reveal, destination: &destination, revealed: &shown };
                 let guided = guided_split(game, &cards, parts, &guide, &names);
                 let first = assign_parts(game, &cards, parts);
