@@ -262,6 +262,42 @@ fn in_process_reference(mode: Mode) -> CheckOptions {
     opts
 }
 
+/// A scenario the oracle can't run itself (here a scripted decision that never comes up) is
+/// refused before any engine runs, with the node it concerns: by line and column when it was read
+/// from text, by its path when it was made in code (which has no text to number).
+#[test]
+fn a_refused_scenario_names_its_node_by_place_or_by_path() {
+    use mtg_oracle::check::Checker;
+    use mtg_oracle::scenario::{load_scenario, load_str};
+    use mtg_oracle::serve::{Policy, ServeOptions};
+    let pool = pool();
+    let text = r#"title: a decision that never comes up
+rules: ["701.23a"]
+source: {kind: clause, reference: "CR 701.23a"}
+players:
+  - name: Alice
+    library: [{card: Forest, id: forest}]
+  - name: Bob
+decisions:
+  - search: {player: Alice, find: [forest]}
+steps: []
+expect: {outcomes: 1}
+"#;
+    let from_text = load_str("refused.yaml", text, &pool).expect("the scenario loads");
+    let made_in_code = load_scenario("refused", from_text.scenario.clone(), &pool).expect("the scenario loads");
+    assert!(made_in_code.source.is_empty());
+    let opts = in_process_reference(Mode::Scripted);
+    let mut checker = Checker::new(&opts);
+    let serve = ServeOptions { seed: 0, policy: Policy::Minimal, mutant: None };
+    let located = checker.check_reference(from_text, serve, &pool);
+    assert_eq!(located.status, Status::Invalid, "{}", located.message);
+    assert!(located.message.starts_with("refused.yaml:9:"), "{}", located.message);
+    assert!(located.message.contains("this decision never came up"), "{}", located.message);
+    let by_path = checker.check_reference(made_in_code, serve, &pool);
+    assert_eq!(by_path.status, Status::Invalid, "{}", by_path.message);
+    assert!(by_path.message.starts_with("refused at decisions[0]: this decision never came up"), "{}", by_path.message);
+}
+
 /// The checker behind the `engine_diff` fuzz target, over seeded random scenarios: the reference
 /// engine (in process) is never judged wrong under any choice policy, and a mutant that skips the
 /// shuffle after a search is caught on some of them.

@@ -48,15 +48,31 @@ pub fn locate_sim_error(loaded: &Loaded, error: &SimError) -> LoadError {
 /// Runs the scenario once with its script: an illegal scripted choice, or a scripted decision
 /// that never comes up, is the author's error at that entry (`run` and `explain` both refuse it).
 pub fn check_script(loaded: &Loaded) -> Result<(), LoadError> {
+    match script_problem(loaded) {
+        Some(problem) => Err(loaded.error_at(&problem.path, problem.message)),
+        None => Ok(()),
+    }
+}
+
+/// What [`check_script`] finds wrong with a scenario, with the path of the node concerned
+/// (`steps[2]`, `decisions[0]`) rather than its line and column.
+pub struct ScriptProblem {
+    /// The node's path, dotted (empty for the whole scenario).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// [`check_script`] without locating the problem in the scenario's text: for a scenario made in
+/// code, whose text would first have to be written out and read back just to number its lines.
+pub fn script_problem(loaded: &Loaded) -> Option<ScriptProblem> {
     match first_run(&loaded.setup) {
-        Err(e) => Err(locate_sim_error(loaded, &e)),
-        Ok((_, unused)) => match unused.first() {
-            Some(&i) => Err(loaded.error_at(
-                &format!("decisions[{i}]"),
-                "this decision never came up: no choice of that kind for that player happens in the steps",
-            )),
-            None => Ok(()),
-        },
+        Err(e) => Some(ScriptProblem { path: e.place(), message: e.message() }),
+        Ok((_, unused)) => unused.first().map(|&i| ScriptProblem {
+            path: format!("decisions[{i}]"),
+            message: "this decision never came up: no choice of that kind for that player happens in the steps"
+                .to_string(),
+        }),
     }
 }
 
