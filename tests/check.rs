@@ -295,7 +295,7 @@ expect: {outcomes: 1}
     assert!(located.message.contains("this decision never came up"), "{}", located.message);
     let by_path = checker.check_reference(made_in_code, serve, &pool);
     assert_eq!(by_path.status, Status::Invalid, "{}", by_path.message);
-    assert!(by_path.message.starts_with("refused at decisions[0]: this decision never came up"), "{}", by_path.message);
+    assert!(by_path.message.starts_with("refused: decisions[0]: this decision never came up"), "{}", by_path.message);
 }
 
 /// The checker behind the `engine_diff` fuzz target, over seeded random scenarios: the reference

@@ -9,7 +9,7 @@ use crate::explore::{DEFAULT_RUN_LIMIT, Exploration, explore, first_run};
 use crate::judge::{Verdict, judge};
 use crate::outcome::concrete::concretize;
 use crate::outcome::{LoggedEvent, Outcome};
-use crate::scenario::{LoadError, Loaded, load_file};
+use crate::scenario::{BuildError, LoadError, Loaded, load_file};
 use crate::sim::SimError;
 
 /// The result of running one scenario.
@@ -54,24 +54,17 @@ pub fn check_script(loaded: &Loaded) -> Result<(), LoadError> {
     }
 }
 
-/// What [`check_script`] finds wrong with a scenario, with the path of the node concerned
-/// (`steps[2]`, `decisions[0]`) rather than its line and column.
-pub struct ScriptProblem {
-    /// The node's path, dotted (empty for the whole scenario).
-    pub path: String,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// [`check_script`] without locating the problem in the scenario's text: for a scenario made in
-/// code, whose text would first have to be written out and read back just to number its lines.
-pub fn script_problem(loaded: &Loaded) -> Option<ScriptProblem> {
+/// [`check_script`] without locating the problem in the scenario's text: the path of the node
+/// concerned (`steps[2]`, `decisions[0]`) and what is wrong, for a scenario made in code, whose
+/// text would first have to be written out and read back just to number its lines.
+pub fn script_problem(loaded: &Loaded) -> Option<BuildError> {
     match first_run(&loaded.setup) {
-        Err(e) => Some(ScriptProblem { path: e.place(), message: e.message() }),
-        Ok((_, unused)) => unused.first().map(|&i| ScriptProblem {
-            path: format!("decisions[{i}]"),
-            message: "this decision never came up: no choice of that kind for that player happens in the steps"
-                .to_string(),
+        Err(e) => Some(BuildError::new(e.place(), e.message())),
+        Ok((_, unused)) => unused.first().map(|&i| {
+            BuildError::new(
+                format!("decisions[{i}]"),
+                "this decision never came up: no choice of that kind for that player happens in the steps".to_string(),
+            )
         }),
     }
 }

@@ -93,14 +93,13 @@ pub(super) struct Session<'a> {
 /// (The script check `run` and `explain` make too: [`crate::runner::check_script`].)
 ///
 /// A scenario made in code (it has no source text: the `engine_diff` fuzz target's, `reduce`'s
-/// candidates) is refused naming the node's path (`ID at steps[2]: …`) rather than a line and
+/// candidates) is refused naming the node's path (`ID: steps[2]: …`) rather than a line and
 /// column: locating it would write the scenario out as YAML and read that back, a sixth of
 /// `engine_diff`'s work (callgrind, issue 13) for a message nobody reads there.
 fn precheck(loaded: &Loaded, mk: &dyn Fn(Status, String) -> ScenarioResult) -> Option<ScenarioResult> {
     let problem = crate::runner::script_problem(loaded)?;
     let message = if loaded.source.is_empty() {
-        let at = if problem.path.is_empty() { String::new() } else { format!(" at {}", problem.path) };
-        format!("{}{at}: {}", loaded.id, problem.message)
+        format!("{}: {problem}", loaded.id)
     } else {
         loaded.error_at(&problem.path, problem.message).to_string()
     };

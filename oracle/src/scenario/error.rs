@@ -26,9 +26,10 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// An error found while building a scenario's setup: the dotted path of the node at fault
-/// (e.g. `steps[2].cast.card`, empty for the whole file) and what is wrong with it. The loader
-/// turns it into a [`LoadError`] by locating the path in the source.
+/// An error about one node of a scenario, found while building its setup or running its script
+/// (`runner::script_problem`): the dotted path of the node at fault (e.g. `steps[2].cast.card`,
+/// empty for the whole file) and what is wrong with it. The loader turns it into a [`LoadError`]
+/// by locating the path in the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
     /// The dotted path of the node at fault.
