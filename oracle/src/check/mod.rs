@@ -262,27 +262,61 @@ fn check_run(
         files.iter().filter(|f| opts.partition.is_none_or(|p| in_partition(&f.display().to_string(), p))).collect();
     let mut session = Session::new(opts);
     session.zones = zones;
-    let mut scenarios: Vec<ScenarioResult> = Vec::new();
+    // Each scenario's result, in the order of `files`; `None` while a judging thread has it.
+    let mut scenarios: Vec<Option<ScenarioResult>> = Vec::new();
     // What an engine writes after its answer is that scenario's fault, not the next one's: it is
     // looked for just before the engine's next message (and after its last answer), and charged
     // to the last scenario that talked to the engine. So a result is reported once a later
-    // scenario has talked to the engine (or the run is over).
+    // scenario has talked to the engine (or the run is over): the results before `settled`.
     let mut reported = 0;
+    let mut settled = 0;
     let mut last_talker: Option<usize> = None;
-    let blame = |scenarios: &mut Vec<ScenarioResult>, talker: Option<usize>, late: Option<(String, Vec<String>)>| {
-        if let (Some(i), Some((why, tail))) = (talker, late) {
-            let r = &mut scenarios[i];
-            r.status = Status::Error;
-            r.message = format!("{why}; the engine was restarted");
-            r.verdict.clear();
-            r.stderr_tail = tail;
-            r.gate = opts.baseline.gate(&r.id, r.status);
+    // Late output charged to a scenario whose result the judging thread still has.
+    let mut blamed: std::collections::BTreeMap<usize, (String, Vec<String>)> = std::collections::BTreeMap::new();
+    let blame_one = |r: &mut ScenarioResult, (why, tail): (String, Vec<String>)| {
+        r.status = Status::Error;
+        r.message = format!("{why}; the engine was restarted");
+        r.verdict.clear();
+        r.stderr_tail = tail;
+        r.gate = opts.baseline.gate(&r.id, r.status);
+    };
+    let blame = |scenarios: &mut Vec<Option<ScenarioResult>>,
+                 blamed: &mut std::collections::BTreeMap<usize, (String, Vec<String>)>,
+                 talker: Option<usize>,
+                 late: Option<(String, Vec<String>)>| {
+        if let (Some(i), Some(late)) = (talker, late) {
+            match scenarios[i].as_mut() {
+                Some(r) => blame_one(r, late),
+                None => {
+                    blamed.insert(i, late);
+                }
+            }
+        }
+    };
+    // A judged result back from the judging thread: its gate, and any late output charged to it.
+    let settle = |scenarios: &mut Vec<Option<ScenarioResult>>,
+                  blamed: &mut std::collections::BTreeMap<usize, (String, Vec<String>)>,
+                  (i, mut r, tags): (usize, ScenarioResult, Vec<String>)| {
+        r.tags = tags;
+        r.gate = opts.baseline.gate(&r.id, r.status);
+        if let Some(late) = blamed.remove(&i) {
+            blame_one(&mut r, late);
+        }
+        scenarios[i] = Some(r);
+    };
+    let mut report_ready = |scenarios: &[Option<ScenarioResult>], reported: &mut usize, settled: usize| {
+        while *reported < settled
+            && let Some(r) = &scenarios[*reported]
+        {
+            progress(*reported, files.len(), r);
+            *reported += 1;
         }
     };
     // Scenarios are read and built on a second thread, a few ahead of the engine: loading (YAML
     // parsing most of all) was over half of `check`'s own time, and it needs no engine. The
     // channel is bounded, so at most `LOAD_AHEAD` loaded scenarios wait in memory, and results
-    // keep the order of `files`.
+    // keep the order of `files`. An engine's `result` is judged on a third thread while the
+    // engine runs the next scenario (`session::ToJudge`), at most `LOAD_AHEAD` waiting.
     let corpus = std::thread::scope(|scope| {
         // Which corpus ran (reading and hashing every file again, and git's index) needs
         // neither the engine nor the results: worked out beside them, not after them.
@@ -298,31 +332,66 @@ fn check_run(
                 }
             }
         });
+        let (judge_tx, judge_rx) =
+            std::sync::mpsc::sync_channel::<(usize, Box<session::ToJudge>, Vec<String>)>(LOAD_AHEAD);
+        let (judged_tx, judged_rx) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            for (i, job, tags) in judge_rx {
+                if judged_tx.send((i, job.judge().0, tags)).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut judging = 0usize;
         for (file, (loaded, load_time)) in files.iter().zip(loaded_rx) {
+            for done in judged_rx.try_iter() {
+                settle(&mut scenarios, &mut blamed, done);
+                judging -= 1;
+            }
             let id = file.display().to_string();
             let t = Instant::now();
-            let mut r = match loaded {
-                Err(e) => result(&id, Vec::new(), Status::Invalid, e.to_string()),
+            let index = scenarios.len();
+            let r = match loaded {
+                Err(e) => Some(result(&id, Vec::new(), Status::Invalid, e.to_string())),
                 Ok(prepared) => {
                     let tags = prepared.tags().to_vec();
-                    let mut r = session.run_prepared(prepared);
-                    r.tags = tags;
-                    r
+                    match session.exchange(prepared) {
+                        session::Exchange::Done(mut r) => {
+                            r.tags = tags;
+                            Some(r)
+                        }
+                        session::Exchange::Judge(job) => {
+                            judging += 1;
+                            // The judging thread only stops if it panicked: judge here then.
+                            if let Err(std::sync::mpsc::SendError((i, job, tags))) = judge_tx.send((index, job, tags)) {
+                                judging -= 1;
+                                let (r, _) = job.judge();
+                                settle(&mut scenarios, &mut blamed, (i, r, tags));
+                            }
+                            None
+                        }
+                    }
                 }
             };
-            blame(&mut scenarios, last_talker, session.late.take());
-            if r.time_ms == 0.0 {
-                r.time_ms = (load_time + t.elapsed()).as_secs_f64() * 1000.0;
-            }
-            r.gate = opts.baseline.gate(&r.id, r.status);
-            if std::mem::take(&mut session.talked) {
-                last_talker = Some(scenarios.len());
-                for r in &scenarios[reported..] {
-                    progress(reported, files.len(), r);
-                    reported += 1;
+            blame(&mut scenarios, &mut blamed, last_talker, session.late.take());
+            let r = r.map(|mut r| {
+                if r.time_ms == 0.0 {
+                    r.time_ms = (load_time + t.elapsed()).as_secs_f64() * 1000.0;
                 }
+                r.gate = opts.baseline.gate(&r.id, r.status);
+                r
+            });
+            if std::mem::take(&mut session.talked) {
+                last_talker = Some(index);
+                settled = index;
             }
             scenarios.push(r);
+            report_ready(&scenarios, &mut reported, settled);
+        }
+        drop(judge_tx);
+        // The judging thread's last results (its channel closes when it has sent them all).
+        for done in judged_rx.iter().take(judging) {
+            settle(&mut scenarios, &mut blamed, done);
         }
         corpus.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     });
@@ -331,12 +400,11 @@ fn check_run(
     // wait; a whole `LATE_OUTPUT_GRACE` per run was a fifth of checking the bundled scenarios.
     session.engine.close_input(to_line(&ToEngine::Stop));
     session.drain_late(LATE_OUTPUT_GRACE);
-    blame(&mut scenarios, last_talker, session.late.take());
-    for r in &scenarios[reported..] {
-        progress(reported, files.len(), r);
-        reported += 1;
-    }
+    blame(&mut scenarios, &mut blamed, last_talker, session.late.take());
+    report_ready(&scenarios, &mut reported, scenarios.len());
     session.engine.stop(to_line(&ToEngine::Stop));
+    // Every result is in: the judging thread sent one for each scenario it was given.
+    let scenarios: Vec<ScenarioResult> = scenarios.into_iter().flatten().collect();
     let ran: std::collections::BTreeSet<&str> = scenarios.iter().map(|s| s.id.as_str()).collect();
     let stale = opts
         .baseline

@@ -178,18 +178,100 @@ impl<'a> Checker<'a> {
         self.session.seq += 1;
         let seq = self.session.seq;
         let mode = effective_mode(&loaded, self.session.opts.mode);
+        let sent = Instant::now();
         let answer = crate::serve::run_scenario(seq, &id, &scenario_message(&loaded, mode), pool, serve);
         let line = to_line(&answer);
         if self.session.hello.is_none() {
             self.session.hello = Some((serve.info(), crate::serve::supports()));
         }
-        self.session.judge_answer(&loaded, seq, &line, mode, &mk)
+        match self.session.read_answer(loaded, seq, &line, mode, sent) {
+            Exchange::Done(r) => r,
+            Exchange::Judge(job) => {
+                let (r, failing) = job.judge();
+                self.session.last_failing_outcome = failing;
+                r
+            }
+        }
     }
 }
 
 impl Drop for Checker<'_> {
     fn drop(&mut self) {
         self.session.engine.stop(to_line(&ToEngine::Stop));
+    }
+}
+
+/// What [`Session::exchange`] leaves to do for one scenario.
+#[allow(clippy::large_enum_variant)] // One a scenario, moved once: boxing the result buys nothing.
+pub(super) enum Exchange {
+    /// The scenario's result (refused, unsupported, an engine error, a timeout…).
+    Done(ScenarioResult),
+    /// The engine answered with a well-formed `result`: judging it is left, and needs no engine.
+    Judge(Box<ToJudge>),
+}
+
+/// An engine's well-formed `result` and what judging it needs, so that it can be judged on
+/// another thread while the engine runs the next scenario (`check`): the judge takes about a fifth
+/// of `check`'s time over the bundled scenarios, and the engine would otherwise wait for it.
+pub(super) struct ToJudge {
+    loaded: Loaded,
+    outcome: crate::outcome::Outcome,
+    /// What the engine offered at each decision, when its `hello` says it reports offers.
+    offered: Option<Vec<crate::offers::Offer>>,
+    mode: Mode,
+    /// What the engine reports, from the `hello` of the process that answered.
+    observables: Observables,
+    /// Whether a FAIL gets its observed zones beside the closest legal ones.
+    zones: bool,
+    /// From sending the scenario to reading its answer.
+    answered_in: Duration,
+    max_text_chars: usize,
+}
+
+impl ToJudge {
+    /// The verdict on the answer, and the observed outcome if it is illegal (a FAIL).
+    pub(super) fn judge(self) -> (ScenarioResult, Option<crate::outcome::Outcome>) {
+        let started = Instant::now();
+        let ToJudge { loaded, outcome, offered, mode, observables, zones, answered_in, max_text_chars } = self;
+        let mk = |status, message: String| result(&loaded.id, loaded.scenario.rules.clone(), status, message);
+        // Free mode judges without the script; scripted mode needs no copy of the game.
+        let setup = match mode {
+            Mode::Scripted => std::borrow::Cow::Borrowed(&loaded.setup),
+            Mode::Free => {
+                let mut s = loaded.setup.clone();
+                s.script.clear();
+                std::borrow::Cow::Owned(s)
+            }
+        };
+        let judged = judge_observing(&setup, &outcome, &observables);
+        // Option sets are compared when the outcome itself is legal: they catch what a legal
+        // outcome can't show (an illegal option offered but not taken).
+        let verdict = match (judged.verdict, &offered) {
+            (Verdict::Legal, Some(offered)) => {
+                let diffs = crate::offers::compare(&judged.decisions, offered, Some(&loaded.setup.game));
+                if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
+            }
+            (v, _) => v,
+        };
+        let mut failing = None;
+        let mut r = match verdict {
+            Verdict::Legal => mk(Status::Pass, String::new()),
+            Verdict::Illegal(diffs) => {
+                let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
+                r.verdict = diffs.iter().map(Verdict1::from).collect();
+                if zones {
+                    r.zones = super::report::ZoneSides::of(&setup, &outcome);
+                }
+                failing = Some(outcome);
+                r
+            }
+            Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),
+        };
+        r.unobserved = judged.unchecked.iter().map(|o| o.not_observed()).collect();
+        // From sending the scenario to the verdict, less any wait for a judging thread.
+        r.time_ms = (answered_in + started.elapsed()).as_secs_f64() * 1000.0;
+        cut_result(&mut r, max_text_chars);
+        (r, failing)
     }
 }
 
@@ -218,15 +300,38 @@ impl<'a> Session<'a> {
 
     /// [`Session::run`] for a scenario the oracle has already tried itself (on another thread).
     pub(super) fn run_prepared(&mut self, prepared: Prepared) -> ScenarioResult {
-        let mut r = match prepared.refused {
-            Some(r) => r,
-            None => self.run_uncut(prepared.loaded, prepared.mode),
-        };
-        cut_result(&mut r, self.opts.limits.max_text_chars);
-        r
+        match self.exchange(prepared) {
+            Exchange::Done(r) => r,
+            Exchange::Judge(job) => {
+                let (r, failing) = job.judge();
+                self.last_failing_outcome = failing;
+                r
+            }
+        }
     }
 
-    fn run_uncut(&mut self, loaded: Loaded, mode: Mode) -> ScenarioResult {
+    /// Sends a prepared scenario to the engine and reads its answer: the result, or, for an
+    /// engine's `result` that is well formed, what judging it needs ([`ToJudge`]), which another
+    /// thread may do while the engine runs the next scenario. Everything that decides the
+    /// engine's fate (a malformed or stale answer kills it) is done here, before it gets the next.
+    pub(super) fn exchange(&mut self, prepared: Prepared) -> Exchange {
+        let max_chars = self.opts.limits.max_text_chars;
+        match prepared.refused {
+            Some(mut r) => {
+                cut_result(&mut r, max_chars);
+                Exchange::Done(r)
+            }
+            None => match self.run_uncut(prepared.loaded, prepared.mode) {
+                Exchange::Done(mut r) => {
+                    cut_result(&mut r, max_chars);
+                    Exchange::Done(r)
+                }
+                judge => judge,
+            },
+        }
+    }
+
+    fn run_uncut(&mut self, loaded: Loaded, mode: Mode) -> Exchange {
         self.last_failing_outcome = None;
         let id = loaded.id.clone();
         let rules = loaded.scenario.rules.clone();
@@ -234,10 +339,10 @@ impl<'a> Session<'a> {
         if let Err(failure) = self.ensure_started() {
             let mut r = mk(Status::Error, failure.to_string());
             r.stderr_tail = self.engine.stderr_tail();
-            return r;
+            return Exchange::Done(r);
         }
         if let Some(why) = self.unsupported_by_hello(&loaded) {
-            return mk(Status::Unsupported, why);
+            return Exchange::Done(mk(Status::Unsupported, why));
         }
         // Sent again, once, to a fresh engine if the first answer turns out to be the previous
         // scenario's (a second answer it wrote late).
@@ -250,7 +355,7 @@ impl<'a> Session<'a> {
             if self.opts.validate
                 && let Err(e) = validate_to_engine(&line)
             {
-                return mk(Status::Invalid, format!("the oracle's own message is not valid: {e}"));
+                return Exchange::Done(mk(Status::Invalid, format!("the oracle's own message is not valid: {e}")));
             }
             // Output the engine wrote after its last answer belongs to that scenario: kept for the
             // caller, and this scenario starts clean with a fresh engine.
@@ -259,7 +364,7 @@ impl<'a> Session<'a> {
             {
                 let mut r = mk(Status::Error, failure.to_string());
                 r.stderr_tail = self.engine.stderr_tail();
-                return r;
+                return Exchange::Done(r);
             }
             let previous = (self.last_seq, self.last_sent);
             let mark = self.engine.stderr_mark();
@@ -284,7 +389,7 @@ impl<'a> Session<'a> {
             if let Err(failure) = self.ensure_started() {
                 let mut r = mk(Status::Error, failure.to_string());
                 r.stderr_tail = self.engine.stderr_tail();
-                return r;
+                return Exchange::Done(r);
             }
         };
         let mut r = match answer {
@@ -292,7 +397,11 @@ impl<'a> Session<'a> {
                 mk(Status::Timeout, format!("no answer within {:.1} s; the engine was killed", d.as_secs_f64()))
             }
             Err(failure) => mk(Status::Error, failure.to_string()),
-            Ok(line) => self.judge_answer(&loaded, seq, &line, mode, &mk),
+            Ok(line) => match self.read_answer(loaded, seq, &line, mode, sent) {
+                Exchange::Done(r) => r,
+                // A well-formed `result`: the engine is fine whatever the verdict.
+                judge => return judge,
+            },
         };
         // From sending the scenario to the verdict: an engine's start-up is not counted.
         r.time_ms = sent.elapsed().as_secs_f64() * 1000.0;
@@ -301,7 +410,7 @@ impl<'a> Session<'a> {
             // After garbage the stream can't be trusted: start afresh for the next scenario.
             self.engine.kill();
         }
-        r
+        Exchange::Done(r)
     }
 
     /// Looks for output the engine wrote after its last answer (waiting up to `grace`); if there
@@ -316,10 +425,10 @@ impl<'a> Session<'a> {
     }
 
     fn ask(&mut self, line: String) -> Result<String, Failure> {
-        self.engine.send(line)?;
         let now = Instant::now();
         // A limit too far in the future to add is as good as none.
         let deadline = now.checked_add(self.opts.timeout).unwrap_or(now + Duration::from_secs(100 * 365 * 86_400));
+        self.engine.send_by(line, deadline, self.opts.timeout)?;
         self.engine.receive(deadline, self.opts.timeout)
     }
 
@@ -331,18 +440,15 @@ impl<'a> Session<'a> {
         }
     }
 
-    fn judge_answer(
-        &mut self,
-        loaded: &Loaded,
-        seq: u64,
-        line: &str,
-        mode: Mode,
-        mk: &dyn Fn(Status, String) -> ScenarioResult,
-    ) -> ScenarioResult {
+    /// Reads an engine's answer to scenario `seq` (sent at `sent`): a result for every answer but a
+    /// well-formed `result`, which is handed back to be judged ([`ToJudge`]).
+    fn read_answer(&mut self, loaded: Loaded, seq: u64, line: &str, mode: Mode, sent: Instant) -> Exchange {
+        let rules = loaded.scenario.rules.clone();
+        let mk = |status, message: String| result(&loaded.id, rules.clone(), status, message);
         let shown = |line: &str| line.chars().take(200).collect::<String>();
         let message = match self.parse(line) {
             Ok(m) => m,
-            Err(e) => return mk(Status::Error, format!("{e} (line: {})", shown(line))),
+            Err(e) => return Exchange::Done(mk(Status::Error, format!("{e} (line: {})", shown(line)))),
         };
         let answered = match &message {
             FromEngine::Result { seq, .. }
@@ -353,9 +459,12 @@ impl<'a> Session<'a> {
         };
         if answered.is_some_and(|s| s != seq) {
             let answered = answered.map_or_else(|| "none".to_string(), |s| s.to_string());
-            return mk(Status::Error, format!("protocol violation: answer for seq {answered}, expected {seq}"));
+            return Exchange::Done(mk(
+                Status::Error,
+                format!("protocol violation: answer for seq {answered}, expected {seq}"),
+            ));
         }
-        match message {
+        let done = match message {
             FromEngine::Hello { .. } => mk(Status::Error, "protocol violation: `hello` in answer to `run`".into()),
             FromEngine::Error { message, .. } => mk(Status::Error, format!("the engine reports an error: {message}")),
             FromEngine::Unsupported { reason, link, .. } => {
@@ -365,59 +474,37 @@ impl<'a> Session<'a> {
             }
             FromEngine::NoSuchChoice { decision, offered, message, .. } => {
                 if mode != Mode::Scripted {
-                    return mk(
+                    mk(
                         Status::Error,
                         "protocol violation: `no_such_choice` answers a scripted decision, and none was sent".into(),
-                    );
+                    )
+                } else {
+                    choices::no_such_choice(&loaded, decision, offered.as_ref(), &message, &mk)
                 }
-                choices::no_such_choice(loaded, decision, offered.as_ref(), &message, mk)
             }
             FromEngine::Result { outcome, offered, .. } => {
                 if let Err(problems) = check_outcome(&outcome, &loaded.setup, loaded.setup.actions.len()) {
-                    return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
+                    return Exchange::Done(mk(Status::Error, format!("malformed answer: {}", problems.join("; "))));
                 }
                 let (observables, offers) = self.hello.as_ref().map_or((Observables::all(), false), |(_, s)| {
                     (Observables::declared(s.observables.as_deref()), s.offers)
                 });
                 if offers && let Err(problems) = check_offers(&offered, &loaded.setup, loaded.setup.actions.len()) {
-                    return mk(Status::Error, format!("malformed answer: {}", problems.join("; ")));
+                    return Exchange::Done(mk(Status::Error, format!("malformed answer: {}", problems.join("; "))));
                 }
-                // Free mode judges without the script; scripted mode needs no copy of the game.
-                let setup = match mode {
-                    Mode::Scripted => std::borrow::Cow::Borrowed(&loaded.setup),
-                    Mode::Free => {
-                        let mut s = loaded.setup.clone();
-                        s.script.clear();
-                        std::borrow::Cow::Owned(s)
-                    }
-                };
-                let judged = judge_observing(&setup, &outcome, &observables);
-                // Option sets are compared when the outcome itself is legal: they catch what a
-                // legal outcome can't show (an illegal option offered but not taken).
-                let verdict = match judged.verdict {
-                    Verdict::Legal if offers => {
-                        let diffs = crate::offers::compare(&judged.decisions, &offered, Some(&loaded.setup.game));
-                        if diffs.is_empty() { Verdict::Legal } else { Verdict::Illegal(diffs) }
-                    }
-                    v => v,
-                };
-                let mut r = match verdict {
-                    Verdict::Legal => mk(Status::Pass, String::new()),
-                    Verdict::Illegal(diffs) => {
-                        let mut r = mk(Status::Fail, diffs.first().map(|d| d.to_string()).unwrap_or_default());
-                        r.verdict = diffs.iter().map(Verdict1::from).collect();
-                        if self.zones {
-                            r.zones = super::report::ZoneSides::of(&setup, &outcome);
-                        }
-                        self.last_failing_outcome = Some(outcome);
-                        r
-                    }
-                    Verdict::Error(e) => mk(Status::Invalid, format!("the oracle can't judge this scenario: {e}")),
-                };
-                r.unobserved = judged.unchecked.iter().map(|o| o.not_observed()).collect();
-                r
+                return Exchange::Judge(Box::new(ToJudge {
+                    loaded,
+                    outcome,
+                    offered: if offers { Some(offered) } else { None },
+                    mode,
+                    observables,
+                    zones: self.zones,
+                    answered_in: sent.elapsed(),
+                    max_text_chars: self.opts.limits.max_text_chars,
+                }));
             }
-        }
+        };
+        Exchange::Done(done)
     }
 
     /// Starts the engine if it isn't running and reads its `hello`.
