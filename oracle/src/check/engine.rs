@@ -206,9 +206,25 @@ impl Engine {
     /// take it: past it the engine is killed (it stopped reading its input), a timeout like an
     /// answer that doesn't come. `limit` is the time limit the timeout reports.
     pub fn send_by(&mut self, line: String, deadline: Instant, limit: Duration) -> Result<(), Failure> {
+        match self.write_by(line, deadline) {
+            Ok(()) => Ok(()),
+            Err(WriteEnd::Full) => {
+                self.kill();
+                Err(Failure::Timeout(limit))
+            }
+            Err(WriteEnd::Gone) => Err(self.crashed()),
+        }
+    }
+
+    /// Writes one line and its newline to the engine's stdin, waiting in `poll` until `deadline`
+    /// while its pipe is full. An engine that closed its stdin (EPIPE) is taken to have been sent
+    /// the line, as a writer thread's write that failed unseen was: the input is closed on this
+    /// side too, and what the engine wrote before it exited, or still writes, is read as usual
+    /// (an answer, late output, or the end of its output).
+    fn write_by(&mut self, line: String, deadline: Instant) -> Result<(), WriteEnd> {
         use rustix::event::{PollFd, PollFlags, poll};
-        let running = self.running.as_mut().ok_or_else(|| Failure::Io("the engine is not running".into()))?;
-        let Some(stdin) = running.to_engine.as_ref() else { return Err(self.crashed()) };
+        let running = self.running.as_mut().ok_or(WriteEnd::Gone)?;
+        let Some(stdin) = running.to_engine.as_ref() else { return Err(WriteEnd::Gone) };
         let mut bytes = line.into_bytes();
         bytes.push(b'\n');
         let mut left: &[u8] = &bytes;
@@ -219,18 +235,20 @@ impl Engine {
                 Err(rustix::io::Errno::AGAIN) => {
                     let now = Instant::now();
                     if now >= deadline {
-                        self.kill();
-                        return Err(Failure::Timeout(limit));
+                        return Err(WriteEnd::Full);
                     }
                     let wait = rustix::event::Timespec::try_from(deadline - now).ok();
                     let mut fds = [PollFd::new(stdin, PollFlags::OUT)];
                     match poll(&mut fds, wait.as_ref()) {
                         Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                        Err(_) => return Err(self.crashed()),
+                        Err(_) => return Err(WriteEnd::Gone),
                     }
                 }
-                // It closed its stdin (EPIPE): it exited, or will.
-                Err(_) => return Err(self.crashed()),
+                // EPIPE (it closed its stdin) or another error: nothing more can be written.
+                Err(_) => {
+                    running.to_engine = None;
+                    return Ok(());
+                }
             }
         }
         Ok(())
@@ -354,9 +372,9 @@ impl Engine {
     /// the engine keeps running until it exits or [`Engine::stop`] or [`Engine::kill`] ends it.
     pub fn close_input(&mut self, message: String) {
         if self.running.as_ref().is_some_and(|r| r.to_engine.is_some()) {
-            // An engine that doesn't take even this short line gets its stdin closed anyway.
-            let grace = Duration::from_millis(100);
-            let _ = self.send_by(message, Instant::now() + grace, grace);
+            // An engine that doesn't take even this short line gets its stdin closed anyway, and
+            // keeps running: what it writes next is still read (`drain_late`).
+            let _ = self.write_by(message, Instant::now() + Duration::from_millis(100));
             if let Some(r) = self.running.as_mut() {
                 r.to_engine = None; // closes its stdin
             }
@@ -501,6 +519,15 @@ impl std::fmt::Display for BrokenOutput {
 
 impl std::error::Error for BrokenOutput {}
 
+/// Why a line couldn't be written to the engine.
+#[derive(Debug)]
+enum WriteEnd {
+    /// Its input pipe stayed full until the deadline: it doesn't read.
+    Full,
+    /// It isn't running, or its input is closed on this side.
+    Gone,
+}
+
 /// How an engine's output stream ended.
 #[derive(Debug)]
 enum ReadEnd {
@@ -540,6 +567,7 @@ impl LineReader {
     /// The next non-blank line, or `Ok(None)` if none is whole by `deadline`.
     fn next_line(&mut self, deadline: Instant) -> Result<Option<String>, ReadEnd> {
         use rustix::event::{PollFd, PollFlags, poll};
+        let mut read_once = false;
         loop {
             // A broken stream stays broken; a closed one still hands out what it read.
             if let Some(ReadEnd::Broken(why)) = &self.ended {
@@ -548,6 +576,13 @@ impl LineReader {
             if let Some(line) = self.take_line()? {
                 return Ok(Some(line));
             }
+            // Checked after every read too, so output that keeps coming without making a line (a
+            // flood of blank lines, a line that never ends) can't hold the deadline off; one read
+            // is always tried, for a deadline that has passed already (`late_output` with no grace).
+            if read_once && self.ended.is_none() && Instant::now() >= deadline {
+                return Ok(None);
+            }
+            read_once = true;
             if let Some(end) = &self.ended {
                 return Err(match end {
                     ReadEnd::Closed => ReadEnd::Closed,
@@ -615,13 +650,15 @@ impl LineReader {
         }
     }
 
-    /// `pending[start..stop]` as a line, `None` if it is blank.
+    /// `pending[start..stop]` as a line, `None` if it is blank (whitespace only, as `str::trim`
+    /// sees it: a line of no-break spaces is blank too).
     fn hand_out(&mut self, start: usize, stop: usize) -> Result<Option<String>, ReadEnd> {
         let bytes = &self.pending[start..stop];
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Ok(None);
         }
         match std::str::from_utf8(bytes) {
+            Ok(text) if text.trim().is_empty() => Ok(None),
             Ok(text) => Ok(Some(text.trim_end_matches(['\n', '\r']).to_string())),
             Err(_) => {
                 self.ended = Some(ReadEnd::Broken(BrokenOutput::NotUtf8));
@@ -760,6 +797,27 @@ mod line_reader_tests {
     }
 
     #[test]
+    fn output_that_never_makes_a_line_cant_hold_the_deadline_off() {
+        // Blank lines (some of them no-break spaces, blank to `str::trim`) as fast as the pipe takes
+        // them, for far longer than the deadline.
+        let mut blanks = reader(100, |w| {
+            let until = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < until && w.write_all("\n \n\u{a0}\n".repeat(4096).as_bytes()).is_ok() {}
+        });
+        let started = Instant::now();
+        assert_eq!(blanks.next_line(Instant::now() + Duration::from_millis(100)).ok(), Some(None));
+        assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+        // A line that keeps coming and never ends, under a limit it doesn't reach in time.
+        let mut endless = reader(1 << 30, |w| {
+            let until = Instant::now() + Duration::from_secs(3);
+            while Instant::now() < until && w.write_all(&[b'x'; 4096]).is_ok() {}
+        });
+        let started = Instant::now();
+        assert_eq!(endless.next_line(Instant::now() + Duration::from_millis(100)).ok(), Some(None));
+        assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    }
+
+    #[test]
     fn a_long_line_in_many_reads_and_a_line_not_utf8() {
         let mut lines = reader(8 << 20, |w| {
             w.write_all(&vec![b'a'; 3 << 20]).unwrap();
@@ -770,5 +828,38 @@ mod line_reader_tests {
             Some(3 << 20)
         );
         assert!(matches!(lines.next_line(soon()), Err(ReadEnd::Broken(BrokenOutput::NotUtf8))));
+    }
+}
+
+#[cfg(test)]
+mod engine_tests {
+    use super::{Engine, EngineCommand, Failure};
+    use std::time::{Duration, Instant};
+
+    fn soon() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    /// An engine that closed its stdin still has its answer and its late output read: the line
+    /// written into the closed pipe counts as sent, as it did with a writer thread.
+    #[test]
+    fn an_engine_that_closed_its_input_is_still_heard() {
+        let mut engine =
+            Engine::new(EngineCommand::shell("exec 0<&-; sleep 0.3; echo answer; sleep 0.1; echo stray; exit 3"));
+        engine.start().expect("starts");
+        std::thread::sleep(Duration::from_millis(150));
+        assert_eq!(engine.send_by("run".into(), soon(), Duration::from_secs(5)), Ok(()));
+        assert_eq!(engine.receive(soon(), Duration::from_secs(5)), Ok("answer".to_string()));
+        // Its `stop` goes nowhere, and what it wrote after its answer is still read.
+        engine.close_input("stop".into());
+        let late = engine.late_output(Duration::from_secs(5));
+        assert_eq!(late.as_deref(), Some("it wrote after its answer: stray"));
+        let mut gone = Engine::new(EngineCommand::shell("exec 0<&-; sleep 0.3; exit 3"));
+        gone.start().expect("starts");
+        std::thread::sleep(Duration::from_millis(150));
+        assert_eq!(gone.send_by("run".into(), soon(), Duration::from_secs(5)), Ok(()));
+        assert!(
+            matches!(gone.receive(soon(), Duration::from_secs(5)), Err(Failure::Crashed(why)) if why.contains("exit"))
+        );
     }
 }
