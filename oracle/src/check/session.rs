@@ -202,7 +202,7 @@ impl Drop for Checker<'_> {
 }
 
 /// What [`Session::exchange`] leaves to do for one scenario.
-#[allow(clippy::large_enum_variant)] // One a scenario, moved once: boxing the result buys nothing.
+#[allow(clippy::large_enum_variant)] // One per scenario, moved once: boxing the result buys nothing.
 pub(super) enum Exchange {
     /// The scenario's result (refused, unsupported, an engine error, a timeout…).
     Done(ScenarioResult),
