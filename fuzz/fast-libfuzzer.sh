@@ -17,9 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 out="$PWD/target/fast/libfuzzer-no-interceptors"
 lib="$out/libfuzzer.a"
+# (`sed -n`, not `head`, takes the first match: it reads to the end, so nothing before it in the
+# pipe is cut off, which pipefail would count as a failure.)
 manifest=$(cargo metadata --locked --format-version 1 2>/dev/null \
-    | grep -o '"manifest_path":"[^"]*/libfuzzer-sys-[0-9][^"]*/Cargo.toml"' | head -1 \
-    | sed 's/^"manifest_path":"//; s/"$//')
+    | grep -o '"manifest_path":"[^"]*/libfuzzer-sys-[0-9][^"]*/Cargo.toml"' \
+    | sed -n '1{s/^"manifest_path":"//; s/"$//; p}')
 [ -n "$manifest" ] || { echo "fast-libfuzzer.sh: libfuzzer-sys not found by cargo metadata" >&2; exit 1; }
 src="$(dirname "$manifest")/libfuzzer"
 # Rebuilt when libfuzzer-sys's version changes (its source path names the version).
