@@ -592,7 +592,7 @@ impl LineReader {
             // Room for the next read; what was handed out goes first. A long line is read in
             // chunks as large as what is pending already, so it costs few reads.
             self.pending.drain(..self.taken);
-            self.searched -= self.taken;
+            self.searched = self.searched.saturating_sub(self.taken);
             self.taken = 0;
             let had = self.pending.len();
             self.pending.reserve(had.clamp(64 << 10, 16 << 20));
