@@ -2,9 +2,9 @@
 //! deadline on every answer.
 //!
 //! The oracle writes to the engine's stdin and reads its stdout on its own thread, both
-//! non-blocking, waiting in `poll` up to the answer's deadline (a thread for each, as before, cost
-//! four thread wake-ups per scenario: a fifth of `check`'s wall time on the bundled scenarios). So
-//! a hung engine (one that stops reading its input or never answers) can't block the oracle: past
+//! non-blocking, waiting in `poll` up to the answer's deadline (a writer and a reader thread cost
+//! two more thread wake-ups per scenario, on `check`'s serial round trip: docs/benchmarks.md,
+//! "2026-12-07"). So a hung engine (one that stops reading its input or never answers) can't block the oracle: past
 //! the deadline it kills the engine and everything it started and starts a fresh engine for the
 //! next scenario. Stderr is read on a thread of its own and kept as a ring buffer of its last
 //! lines, for the ERROR reports.
@@ -183,8 +183,7 @@ impl Engine {
             return Err(Failure::Io("the engine's pipes could not be opened".into()));
         };
         // Written from the oracle's thread, without blocking: a write the pipe can't take waits in
-        // `poll` until the answer's deadline (`send_by`). (A writer thread of its own cost two
-        // thread wake-ups per scenario, about a tenth of `check`'s wall time on the bundled ones.)
+        // `poll` until the answer's deadline (`send_by`).
         if rustix::io::ioctl_fionbio(&stdin, true).is_err() {
             return Err(Failure::Io("the engine's stdin could not be made non-blocking".into()));
         }
@@ -222,7 +221,6 @@ impl Engine {
     /// side too, and what the engine wrote before it exited, or still writes, is read as usual
     /// (an answer, late output, or the end of its output).
     fn write_by(&mut self, line: String, deadline: Instant) -> Result<(), WriteEnd> {
-        use rustix::event::{PollFd, PollFlags, poll};
         let running = self.running.as_mut().ok_or(WriteEnd::Gone)?;
         let Some(stdin) = running.to_engine.as_ref() else { return Err(WriteEnd::Gone) };
         let mut bytes = line.into_bytes();
@@ -232,18 +230,11 @@ impl Engine {
             match rustix::io::write(stdin, left) {
                 Ok(n) => left = &left[n..],
                 Err(rustix::io::Errno::INTR) => {}
-                Err(rustix::io::Errno::AGAIN) => {
-                    let now = Instant::now();
-                    if now >= deadline {
-                        return Err(WriteEnd::Full);
-                    }
-                    let wait = rustix::event::Timespec::try_from(deadline - now).ok();
-                    let mut fds = [PollFd::new(stdin, PollFlags::OUT)];
-                    match poll(&mut fds, wait.as_ref()) {
-                        Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                        Err(_) => return Err(WriteEnd::Gone),
-                    }
-                }
+                Err(rustix::io::Errno::AGAIN) => match wait_until(stdin, rustix::event::PollFlags::OUT, deadline) {
+                    Ok(true) => {}
+                    Ok(false) => return Err(WriteEnd::Full),
+                    Err(_) => return Err(WriteEnd::Gone),
+                },
                 // EPIPE (it closed its stdin) or another error: nothing more can be written.
                 Err(_) => {
                     running.to_engine = None;
@@ -541,8 +532,8 @@ enum ReadEnd {
 ///
 /// The pipe is non-blocking and the reader waits for bytes in `poll` up to the caller's deadline,
 /// so a silent engine can't hold the oracle. A line is taken up to `max_line` bytes: the pending
-/// bytes never exceed `max_line` plus one read (64 KiB), and nothing is read before the oracle
-/// asks for the next line, so an engine that floods its output blocks on its full pipe, not in the
+/// bytes never exceed `max_line` plus one read (64 KiB to 16 MiB, as much as is pending already),
+/// and nothing is read before the oracle asks for the next line, so an engine that floods its output blocks on its full pipe, not in the
 /// oracle's memory. Blank lines are dropped; a line too long or not UTF-8 breaks the stream (and
 /// every later call says so).
 struct LineReader {
@@ -566,7 +557,6 @@ impl LineReader {
 
     /// The next non-blank line, or `Ok(None)` if none is whole by `deadline`.
     fn next_line(&mut self, deadline: Instant) -> Result<Option<String>, ReadEnd> {
-        use rustix::event::{PollFd, PollFlags, poll};
         let mut read_once = false;
         loop {
             // A broken stream stays broken; a closed one still hands out what it read.
@@ -576,19 +566,16 @@ impl LineReader {
             if let Some(line) = self.take_line()? {
                 return Ok(Some(line));
             }
+            if matches!(self.ended, Some(ReadEnd::Closed)) {
+                return Err(ReadEnd::Closed);
+            }
             // Checked after every read too, so output that keeps coming without making a line (a
             // flood of blank lines, a line that never ends) can't hold the deadline off; one read
             // is always tried, for a deadline that has passed already (`late_output` with no grace).
-            if read_once && self.ended.is_none() && Instant::now() >= deadline {
+            if read_once && Instant::now() >= deadline {
                 return Ok(None);
             }
             read_once = true;
-            if let Some(end) = &self.ended {
-                return Err(match end {
-                    ReadEnd::Closed => ReadEnd::Closed,
-                    ReadEnd::Broken(why) => ReadEnd::Broken(why.clone()),
-                });
-            }
             // Room for the next read; what was handed out goes first. A long line is read in
             // chunks as large as what is pending already, so it costs few reads.
             self.pending.drain(..self.taken);
@@ -600,18 +587,12 @@ impl LineReader {
             match rustix::io::read(&self.stdout, rustix::buffer::spare_capacity(&mut self.pending)) {
                 Ok(0) => self.ended = Some(ReadEnd::Closed),
                 Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                Err(rustix::io::Errno::AGAIN) => {
-                    let now = Instant::now();
-                    if now >= deadline {
-                        return Ok(None);
-                    }
-                    let wait = rustix::event::Timespec::try_from(deadline - now).ok();
-                    let mut fds = [PollFd::new(&self.stdout, PollFlags::IN)];
-                    match poll(&mut fds, wait.as_ref()) {
-                        Ok(_) | Err(rustix::io::Errno::INTR) => {}
-                        Err(e) => self.ended = Some(ReadEnd::Broken(BrokenOutput::Read(e.to_string()))),
-                    }
-                }
+                Err(rustix::io::Errno::AGAIN) => match wait_until(&self.stdout, rustix::event::PollFlags::IN, deadline)
+                {
+                    Ok(true) => {}
+                    Ok(false) => return Ok(None),
+                    Err(e) => self.ended = Some(ReadEnd::Broken(BrokenOutput::Read(e.to_string()))),
+                },
                 Err(e) => self.ended = Some(ReadEnd::Broken(BrokenOutput::Read(e.to_string()))),
             }
         }
@@ -624,26 +605,21 @@ impl LineReader {
             let from = self.searched.max(self.taken) - self.taken;
             let found = rest[from..].iter().position(|&b| b == b'\n').map(|at| from + at);
             self.searched = if found.is_some() { self.taken } else { self.pending.len() };
+            // A line (its newline not counted) longer than the limit, whole or not yet.
+            if found.unwrap_or(rest.len()) > self.max_line {
+                return Err(self.broken(BrokenOutput::TooLong { max_line: self.max_line }));
+            }
+            let start = self.taken;
             let Some(end) = found else {
                 // At the end of the stream, the last line needs no newline.
-                let closed = matches!(self.ended, Some(ReadEnd::Closed));
-                if rest.len() > self.max_line {
-                    self.ended = Some(ReadEnd::Broken(BrokenOutput::TooLong { max_line: self.max_line }));
-                    return Err(ReadEnd::Broken(BrokenOutput::TooLong { max_line: self.max_line }));
-                }
-                if !closed || rest.is_empty() {
+                if rest.is_empty() || !matches!(self.ended, Some(ReadEnd::Closed)) {
                     return Ok(None);
                 }
                 self.taken = self.pending.len();
-                return self.hand_out(self.pending.len() - rest.len(), self.pending.len());
+                return self.hand_out(start, self.pending.len());
             };
-            let (start, stop) = (self.taken, self.taken + end);
+            let stop = start + end;
             self.taken = stop + 1;
-            // The newline counts towards the limit, as one more byte than the line may hold.
-            if end + 1 > self.max_line + 1 {
-                self.ended = Some(ReadEnd::Broken(BrokenOutput::TooLong { max_line: self.max_line }));
-                return Err(ReadEnd::Broken(BrokenOutput::TooLong { max_line: self.max_line }));
-            }
             if let Some(line) = self.hand_out(start, stop)? {
                 return Ok(Some(line));
             }
@@ -660,11 +636,14 @@ impl LineReader {
         match std::str::from_utf8(bytes) {
             Ok(text) if text.trim().is_empty() => Ok(None),
             Ok(text) => Ok(Some(text.trim_end_matches(['\n', '\r']).to_string())),
-            Err(_) => {
-                self.ended = Some(ReadEnd::Broken(BrokenOutput::NotUtf8));
-                Err(ReadEnd::Broken(BrokenOutput::NotUtf8))
-            }
+            Err(_) => Err(self.broken(BrokenOutput::NotUtf8)),
         }
+    }
+
+    /// Marks the stream broken for `why` (every later call says so too) and returns that.
+    fn broken(&mut self, why: BrokenOutput) -> ReadEnd {
+        self.ended = Some(ReadEnd::Broken(why.clone()));
+        ReadEnd::Broken(why)
     }
 }
 
@@ -724,6 +703,27 @@ fn read_stderr(
         push(&line, dropped);
     }
     busy.store(false, Ordering::SeqCst);
+}
+
+/// Waits in `poll` until `fd` is ready for `flags` or `deadline` passes: `Ok(false)`, without
+/// waiting, once it has passed; `Ok(true)` when `poll` came back (ready, or interrupted: either way
+/// the caller tries its read or write again).
+fn wait_until(
+    fd: impl std::os::fd::AsFd,
+    flags: rustix::event::PollFlags,
+    deadline: Instant,
+) -> rustix::io::Result<bool> {
+    let now = Instant::now();
+    if now >= deadline {
+        return Ok(false);
+    }
+    // A deadline too far off for a `Timespec` waits without a limit.
+    let wait = rustix::event::Timespec::try_from(deadline - now).ok();
+    let mut fds = [rustix::event::PollFd::new(&fd, flags)];
+    match rustix::event::poll(&mut fds, wait.as_ref()) {
+        Ok(_) | Err(rustix::io::Errno::INTR) => Ok(true),
+        Err(e) => Err(e),
+    }
 }
 
 /// Waits until `file` has bytes to read, or its writer closed it. If `poll` fails the read

@@ -267,9 +267,8 @@ fn check_run(
     // What an engine writes after its answer is that scenario's fault, not the next one's: it is
     // looked for just before the engine's next message (and after its last answer), and charged
     // to the last scenario that talked to the engine. So a result is reported once a later
-    // scenario has talked to the engine (or the run is over): the results before `settled`.
+    // scenario has talked to the engine (or the run is over): the results before `last_talker`.
     let mut reported = 0;
-    let mut settled = 0;
     let mut last_talker: Option<usize> = None;
     // Late output charged to a scenario whose result the judging thread still has.
     let mut blamed: std::collections::BTreeMap<usize, (String, Vec<String>)> = std::collections::BTreeMap::new();
@@ -304,8 +303,8 @@ fn check_run(
         }
         scenarios[i] = Some(r);
     };
-    let mut report_ready = |scenarios: &[Option<ScenarioResult>], reported: &mut usize, settled: usize| {
-        while *reported < settled
+    let mut report_ready = |scenarios: &[Option<ScenarioResult>], reported: &mut usize, final_before: usize| {
+        while *reported < final_before
             && let Some(r) = &scenarios[*reported]
         {
             progress(*reported, files.len(), r);
@@ -361,13 +360,12 @@ fn check_run(
                             Some(r)
                         }
                         session::Exchange::Judge(job) => {
-                            judging += 1;
-                            // The judging thread only stops if it panicked: judge here then.
-                            if let Err(std::sync::mpsc::SendError((i, job, tags))) = judge_tx.send((index, job, tags)) {
-                                judging -= 1;
-                                let (r, _) = job.judge();
-                                settle(&mut scenarios, &mut blamed, (i, r, tags));
+                            // The judging thread stops only by panicking, and the scope then
+                            // passes its panic on: nothing is left to judge here.
+                            if judge_tx.send((index, job, tags)).is_err() {
+                                break;
                             }
+                            judging += 1;
                             None
                         }
                     }
@@ -383,10 +381,9 @@ fn check_run(
             });
             if std::mem::take(&mut session.talked) {
                 last_talker = Some(index);
-                settled = index;
             }
             scenarios.push(r);
-            report_ready(&scenarios, &mut reported, settled);
+            report_ready(&scenarios, &mut reported, last_talker.unwrap_or(0));
         }
         drop(judge_tx);
         // The judging thread's last results (its channel closes when it has sent them all).

@@ -184,14 +184,8 @@ impl<'a> Checker<'a> {
         if self.session.hello.is_none() {
             self.session.hello = Some((serve.info(), crate::serve::supports()));
         }
-        match self.session.read_answer(loaded, seq, &line, mode, sent) {
-            Exchange::Done(r) => r,
-            Exchange::Judge(job) => {
-                let (r, failing) = job.judge();
-                self.session.last_failing_outcome = failing;
-                r
-            }
-        }
+        let exchanged = self.session.read_answer(loaded, seq, &line, mode, sent);
+        self.session.finish(exchanged)
     }
 }
 
@@ -300,7 +294,14 @@ impl<'a> Session<'a> {
 
     /// [`Session::run`] for a scenario the oracle has already tried itself (on another thread).
     pub(super) fn run_prepared(&mut self, prepared: Prepared) -> ScenarioResult {
-        match self.exchange(prepared) {
+        let exchanged = self.exchange(prepared);
+        self.finish(exchanged)
+    }
+
+    /// The result of an exchange, judged here if that is left, keeping a FAIL's outcome
+    /// ([`Checker::last_failing_outcome`]).
+    fn finish(&mut self, exchanged: Exchange) -> ScenarioResult {
+        match exchanged {
             Exchange::Done(r) => r,
             Exchange::Judge(job) => {
                 let (r, failing) = job.judge();
