@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::causes::Causes;
 use crate::model::{FastMap, fast_map};
-use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome, is_ordered_event, zones_match_canonical};
+use crate::outcome::{
+    Event, LegalOutcome, LoggedEvent, Outcome, events_match, is_ordered_event, zones_match_canonical,
+};
 use crate::rules::verdicts;
 use crate::verdict::{Difference, quoted, quoted_list as list};
 
@@ -25,6 +27,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
     // The observed outcome in canonical form, but for its zones: those are compared in place
     // (`zones_match_canonical`), and put in canonical form only when they differ.
     let observed_zones = &observed.zones;
+    let same_events = events_match(&observed.events, &want.events);
     let mut got = Outcome {
         zones: BTreeMap::new(),
         known: observed.known.clone(),
@@ -32,7 +35,7 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
         counters: observed.counters.clone(),
         tapped: observed.tapped.clone(),
         time_counters: observed.time_counters.clone(),
-        events: observed.events.clone(),
+        events: if same_events { Vec::new() } else { observed.events.clone() },
     }
     .into_canonical(&expected.fixed);
     let zones_match = zones_match_canonical(&want.zones, observed_zones, &expected.fixed);
@@ -47,6 +50,77 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
         |clause: &str, message: String| keyed.push((u64::MAX, Difference { clause: clause.to_string(), message }));
     let mut event_diffs: Vec<(u64, Difference)> = Vec::new();
 
+    // An observed log that is the replay's (in canonical form) has no event difference, and
+    // most rejected observations differ elsewhere: it is neither copied nor compared event by
+    // event then.
+    if !same_events {
+        event_differences(want, &got, causes, &mut event_diffs, &mut push);
+    }
+
+    // Where each card is — only worked out card by card when the zones differ at all, which
+    // keeps judging a legal outcome to one comparison of canonical zones.
+    if !zones_match {
+        zone_differences(want, &got, &expected.fixed, causes, &mut push);
+    }
+
+    // Who knows what.
+    let cards: BTreeSet<&String> = want.known.keys().chain(got.known.keys()).collect();
+    for card in cards {
+        let (w, g) =
+            (want.known.get(card).cloned().unwrap_or_default(), got.known.get(card).cloned().unwrap_or_default());
+        if w != g {
+            let extra = g.iter().any(|p| !w.contains(p));
+            let in_library = want.zones.iter().any(|(z, cards)| z.ends_with(".library") && cards.contains(card));
+            // Knowledge that should be gone from a library card means it wasn't shuffled as a new
+            // object (701.24a, 701.20d); elsewhere it means a reveal that wasn't told (701.23e).
+            let zone = want.zones.iter().find(|(_, cards)| cards.contains(card)).map(|(z, _)| z.as_str());
+            let clause = causes.knowledge(card, zone).unwrap_or(verdicts::knowledge_clause(extra, in_library));
+            push(clause, format!("{card} should be known to {} but is known to {}", list(&w), list(&g)));
+        }
+    }
+    for (player, life) in &want.life {
+        if got.life.get(player) != Some(life) {
+            push("119.3", format!("{player}'s life should be {life} but is {}", life_total(got.life.get(player))));
+        }
+    }
+    // A life total for a name that is no player of the scenario (found by judge_observation).
+    for player in got.life.keys().filter(|p| !want.life.contains_key(*p)) {
+        push("119.1", format!("the outcome gives a life total to `{player}`, who is not a player"));
+    }
+    if want.counters != got.counters {
+        push("122.1", format!("counters should be {} but are {}", counters(&want.counters), counters(&got.counters)));
+    }
+    if want.time_counters != got.time_counters {
+        push(
+            crate::rules::suspend::TIME_COUNTERS_CLAUSE,
+            format!(
+                "time counters should be {} but are {}",
+                counters(&want.time_counters),
+                counters(&got.time_counters)
+            ),
+        );
+    }
+    if want.tapped != got.tapped {
+        push(
+            crate::rules::verdicts::TAPPED_CLAUSE,
+            format!("the tapped permanents should be {} but are {}", list(&want.tapped), list(&got.tapped)),
+        );
+    }
+    event_diffs.extend(keyed);
+    // A stable sort: differences with one cause keep the order they were found in.
+    event_diffs.sort_by_key(|(k, _)| *k);
+    event_diffs.into_iter().map(|(_, d)| d).collect()
+}
+
+/// The differences between the replay's events and the observed log (`got`, in canonical form),
+/// each keyed by where it stems from (`event_diffs`); a difference only of order goes to `push`.
+fn event_differences(
+    want: &Outcome,
+    got: &Outcome,
+    causes: &Causes,
+    event_diffs: &mut Vec<(u64, Difference)>,
+    push: &mut impl FnMut(&str, String),
+) {
     // Events, as a multiset per step.
     let mut missing: BTreeMap<&LoggedEvent, i64> = BTreeMap::new();
     for e in &want.events {
@@ -121,66 +195,12 @@ pub fn compare(expected: &LegalOutcome, observed: &Outcome, causes: &Causes) -> 
                 .collect()
         };
         for (kind, (clause, what)) in (0u8..).zip(verdicts::ORDERED_SEQUENCES) {
-            let (w, g) = (sequence(want, kind), sequence(&got, kind));
+            let (w, g) = (sequence(want, kind), sequence(got, kind));
             if w != g {
                 push(clause, format!("{what} happened in the order {}; the rules give {}", list(&g), list(&w)));
             }
         }
     }
-
-    // Where each card is — only worked out card by card when the zones differ at all, which
-    // keeps judging a legal outcome to one comparison of canonical zones.
-    if !zones_match {
-        zone_differences(want, &got, &expected.fixed, causes, &mut push);
-    }
-
-    // Who knows what.
-    let cards: BTreeSet<&String> = want.known.keys().chain(got.known.keys()).collect();
-    for card in cards {
-        let (w, g) =
-            (want.known.get(card).cloned().unwrap_or_default(), got.known.get(card).cloned().unwrap_or_default());
-        if w != g {
-            let extra = g.iter().any(|p| !w.contains(p));
-            let in_library = want.zones.iter().any(|(z, cards)| z.ends_with(".library") && cards.contains(card));
-            // Knowledge that should be gone from a library card means it wasn't shuffled as a new
-            // object (701.24a, 701.20d); elsewhere it means a reveal that wasn't told (701.23e).
-            let zone = want.zones.iter().find(|(_, cards)| cards.contains(card)).map(|(z, _)| z.as_str());
-            let clause = causes.knowledge(card, zone).unwrap_or(verdicts::knowledge_clause(extra, in_library));
-            push(clause, format!("{card} should be known to {} but is known to {}", list(&w), list(&g)));
-        }
-    }
-    for (player, life) in &want.life {
-        if got.life.get(player) != Some(life) {
-            push("119.3", format!("{player}'s life should be {life} but is {}", life_total(got.life.get(player))));
-        }
-    }
-    // A life total for a name that is no player of the scenario (found by judge_observation).
-    for player in got.life.keys().filter(|p| !want.life.contains_key(*p)) {
-        push("119.1", format!("the outcome gives a life total to `{player}`, who is not a player"));
-    }
-    if want.counters != got.counters {
-        push("122.1", format!("counters should be {} but are {}", counters(&want.counters), counters(&got.counters)));
-    }
-    if want.time_counters != got.time_counters {
-        push(
-            crate::rules::suspend::TIME_COUNTERS_CLAUSE,
-            format!(
-                "time counters should be {} but are {}",
-                counters(&want.time_counters),
-                counters(&got.time_counters)
-            ),
-        );
-    }
-    if want.tapped != got.tapped {
-        push(
-            crate::rules::verdicts::TAPPED_CLAUSE,
-            format!("the tapped permanents should be {} but are {}", list(&want.tapped), list(&got.tapped)),
-        );
-    }
-    event_diffs.extend(keyed);
-    // A stable sort: differences with one cause keep the order they were found in.
-    event_diffs.sort_by_key(|(k, _)| *k);
-    event_diffs.into_iter().map(|(_, d)| d).collect()
 }
 
 /// Pairs a missing `searched` event with an extra one of the same step and player.
@@ -325,8 +345,16 @@ fn zone_differences(
         }
     }
     let (want_at, got_at) = (locate(want), locate(got));
-    let all_cards: BTreeSet<&str> = want_at.keys().chain(got_at.keys()).copied().collect();
-    for card in all_cards {
+    // The cards out of place, in order of id: sorting only those, not every card of both sides,
+    // was most of the cost of naming a misplaced card in a large state.
+    let mut out_of_place: Vec<&str> = want_at
+        .iter()
+        .filter(|(card, zone)| got_at.get(*card) != Some(*zone))
+        .map(|(card, _)| *card)
+        .chain(got_at.keys().filter(|card| !want_at.contains_key(*card)).copied())
+        .collect();
+    out_of_place.sort_unstable();
+    for card in out_of_place {
         let (want_zone, got_zone) = (want_at.get(card), got_at.get(card));
         // The clause of the card's last move; for a card the rules leave where it is, that of
         // the instruction that moved such cards to where the outcome has it. Worked out only for

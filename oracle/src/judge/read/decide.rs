@@ -242,6 +242,15 @@ impl Decider for Observed<'_> {
                 let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_str());
                 let guide = Guide { to, reveal, destination: &destination, revealed: &shown };
                 let guided = guided_split(game, &cards, parts, &guide, &names);
+                if !self.count_splits {
+                    // Only the split the replay takes first (the one below, before any other is
+                    // listed); the count stands at 1 until the replay is made again counting.
+                    let split = guided.unwrap_or_else(|| assign_parts(game, &cards, parts));
+                    self.splits_uncounted = true;
+                    self.split_counts.push(1);
+                    self.note_entering_untapped(&split, to);
+                    return Ok(Choice::Parts(split));
+                }
                 let first = assign_parts(game, &cards, parts);
                 let mut splits: Vec<Vec<Vec<ObjId>>> = guided.into_iter().collect();
                 if !splits.contains(&first) {

@@ -48,6 +48,13 @@ pub(super) struct Observed<'a> {
     split_picks: Vec<usize>,
     /// How many legal splits each merged search of the replay had.
     pub(super) split_counts: Vec<usize>,
+    /// Whether to work out every legal split of each merged search (`split_counts`), or only the
+    /// one the replay takes first: only a replay that doesn't match the observation needs the
+    /// others (`judge_reading`).
+    pub(super) count_splits: bool,
+    /// Whether a merged search's other splits went uncounted (its `split_counts` entry is 1 for
+    /// want of them), so the replay has to be made again with `count_splits` before trying them.
+    pub(super) splits_uncounted: bool,
     /// The legal options of each decision of the replay (for the option-set check, `offers`).
     pub(super) seen: Vec<crate::offers::Legal>,
     /// For the k-th ambiguous reading of the replay, which alternative to take: which of several
@@ -95,6 +102,8 @@ impl<'a> Observed<'a> {
             reserved: BTreeMap::new(),
             split_picks,
             split_counts: Vec::new(),
+            count_splits: true,
+            splits_uncounted: false,
             seen: Vec::new(),
             read_picks: read_picks.to_vec(),
             read_counts: Vec::new(),
