@@ -386,11 +386,15 @@ pub fn compare_one(legal: &Legal, offer: &Offer, game: Option<&Game>) -> Vec<Dif
 pub fn compare(legal: &[Legal], offers: &[Offer], game: Option<&Game>) -> Vec<Difference> {
     let mut used = vec![false; offers.len()];
     let mut out = Vec::new();
-    for l in legal {
+    // A "may" an engine needn't have asked (`forced`: a "may pay life" whose choice depends on the
+    // order of simultaneous choices, `Decider::note_offer_optional`) takes an offer only when one
+    // is left once every "may" that had to be asked has its own: "may" offers name no card, so
+    // which offer answers which "may" is only a count.
+    let optional_may = |l: &Legal| l.forced && l.offer.decision == OfferKind::May;
+    let same_kind = |o: &Offer, l: &Offer| o.step == l.step && o.player == l.player && o.decision == l.decision;
+    for l in legal.iter().filter(|l| !optional_may(l)).chain(legal.iter().filter(|l| optional_may(l))) {
         let o = &l.offer;
-        let matched = (0..offers.len()).find(|&i| {
-            !used[i] && offers[i].step == o.step && offers[i].player == o.player && offers[i].decision == o.decision
-        });
+        let matched = (0..offers.len()).find(|&i| !used[i] && same_kind(&offers[i], o));
         match matched {
             Some(i) => {
                 used[i] = true;

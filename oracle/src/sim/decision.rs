@@ -466,6 +466,13 @@ pub trait Decider {
     /// answers from a log can account for the entry (a reveal that was no choice, e.g. a
     /// continuously revealed top card whose place is already fixed, 401.5).
     fn note_shown(&mut self, _step: usize, _event: &Event) {}
+
+    /// Told that `decision` (a "may pay life" of an "as enters" replacement, 614.1c) that the
+    /// player declined, or wasn't asked, needn't have been offered, and may have been: the player
+    /// orders the choices of cards entering at once (101.4c, 616.1), and could pay for this card before
+    /// the batch's payments but not after them (119.4). `asked` says whether this simulation asked
+    /// it. A decider that checks what an engine offered takes the offer as optional.
+    fn note_offer_optional(&mut self, _game: &Game, _step: usize, _decision: &Decision, _asked: bool) {}
 }
 
 /// An answer as an error message shows it: card ids and player names, not the simulator's

@@ -507,6 +507,9 @@ impl Sim<'_> {
         controller: PlayerId,
     ) -> Result<Vec<ObjId>, SimError> {
         let mut unpaid = Vec::new();
+        let life_before = self.game.players[controller].life;
+        // Declined or not asked: (card, payment, asked).
+        let mut declined = Vec::new();
         for &o in entering {
             let Some(life) = crate::rules::replacement::as_enters_life_payment(self.game.obj(o)) else {
                 continue;
@@ -520,8 +523,25 @@ impl Sim<'_> {
                 })?;
             if pays {
                 self.lose_life(controller, life, "614.1c");
-            } else if !self.bug(crate::mutants::Mutant::ShockLandUnpaidEntersUntapped) {
-                unpaid.push(o);
+            } else {
+                declined.push((o, life, payable));
+                if !self.bug(crate::mutants::Mutant::ShockLandUnpaidEntersUntapped) {
+                    unpaid.push(o);
+                }
+            }
+        }
+        // This simulation takes the cards in one order, but the player orders the choices
+        // (101.4c, 616.1) and no log shows that order: a card not paid for that the player could pay for
+        // before the batch's payments and not after them was a choice in some orders and none in
+        // others, so an engine may offer it or not (found by `engine_diff`: eleven Hallowed
+        // Fountains at 20 life).
+        let life_after = self.game.players[controller].life;
+        for (o, life, asked) in declined {
+            if crate::rules::life::check_pay_life(life_before, life).is_ok()
+                && crate::rules::life::check_pay_life(life_after, life).is_err()
+            {
+                let decision = Decision::May { player: controller, about: super::MayAbout::PayLife, card: Some(o) };
+                self.decider.note_offer_optional(&self.game, self.step, &decision, asked);
             }
         }
         Ok(unpaid)

@@ -123,6 +123,10 @@ impl<D: Decider> Decider for Scripted<'_, D> {
         self.inner.note_shown(step, event);
     }
 
+    fn note_offer_optional(&mut self, game: &Game, step: usize, decision: &Decision, asked: bool) {
+        self.inner.note_offer_optional(game, step, decision, asked);
+    }
+
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
         self.last = None;
         if let Decision::CastFree { .. } = decision {

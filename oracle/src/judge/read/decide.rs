@@ -24,8 +24,25 @@ impl Decider for Observed<'_> {
         self.take(step, same);
     }
 
+    /// The "may pay life" is optional in the option-set check (`forced`: an engine needn't ask);
+    /// one this replay didn't ask is listed too, so an engine that did ask it matches it.
+    fn note_offer_optional(&mut self, game: &Game, step: usize, decision: &Decision, asked: bool) {
+        let Decision::May { card: Some(card), .. } = decision else { return };
+        let at = if asked { self.pay_life_seen.get(card).copied() } else { None };
+        match at {
+            Some(i) => self.seen[i].forced = true,
+            None if !asked => {
+                if let Some(mut legal) = crate::offers::legal_at(game, step, decision) {
+                    legal.forced = true;
+                    self.seen.push(legal);
+                }
+            }
+            None => {}
+        }
+    }
+
     fn note_scripted(&mut self, game: &Game, step: usize, decision: &Decision, choice: &Choice) {
-        self.seen.extend(crate::offers::legal_at(game, step, decision));
+        self.record_legal(game, step, decision);
         let who = game.players[decision.player()].name.clone();
         match (decision, choice) {
             (Decision::May { player, about: MayAbout::Search, .. }, Choice::Bool(true)) => {
@@ -92,7 +109,7 @@ impl Decider for Observed<'_> {
     }
 
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
-        self.seen.extend(crate::offers::legal_at(game, step, decision));
+        self.record_legal(game, step, decision);
         let names = game.names();
         let name = |p: usize| names[p].clone();
         match decision {
@@ -787,5 +804,17 @@ impl Observed<'_> {
             }
         }
         Ok(picked)
+    }
+}
+
+impl Observed<'_> {
+    /// Records the legal options of `decision` for the option-set check (`offers`), noting where a
+    /// "may pay life" of a card entering is ([`Decider::note_offer_optional`]).
+    fn record_legal(&mut self, game: &Game, step: usize, decision: &Decision) {
+        let Some(legal) = crate::offers::legal_at(game, step, decision) else { return };
+        if let Decision::May { about: MayAbout::PayLife, card: Some(card), .. } = decision {
+            self.pay_life_seen.insert(*card, self.seen.len());
+        }
+        self.seen.push(legal);
     }
 }

@@ -57,6 +57,9 @@ pub(super) struct Observed<'a> {
     pub(super) splits_uncounted: bool,
     /// The legal options of each decision of the replay (for the option-set check, `offers`).
     pub(super) seen: Vec<crate::offers::Legal>,
+    /// Where in `seen` the "may pay life" of each card entering is (614.1c), to make it optional
+    /// ([`crate::sim::Decider::note_offer_optional`]).
+    pay_life_seen: BTreeMap<ObjId, usize>,
     /// For the k-th ambiguous reading of the replay, which alternative to take: which of several
     /// unordered log entries of a step a decision takes, or whether a "may" takes one at all.
     read_picks: Vec<usize>,
@@ -105,6 +108,7 @@ impl<'a> Observed<'a> {
             count_splits: true,
             splits_uncounted: false,
             seen: Vec::new(),
+            pay_life_seen: BTreeMap::new(),
             read_picks: read_picks.to_vec(),
             read_counts: Vec::new(),
             searches_logged: observables.has(Observable::Searched),
