@@ -28,16 +28,13 @@ impl Decider for Observed<'_> {
     /// one this replay didn't ask is listed too, so an engine that did ask it matches it.
     fn note_offer_optional(&mut self, game: &Game, step: usize, decision: &Decision, asked: bool) {
         let Decision::May { card: Some(card), .. } = decision else { return };
-        let at = if asked { self.pay_life_seen.get(card).copied() } else { None };
-        match at {
-            Some(i) => self.seen[i].forced = true,
-            None if !asked => {
-                if let Some(mut legal) = crate::offers::legal_at(game, step, decision) {
-                    legal.forced = true;
-                    self.seen.push(legal);
-                }
+        if asked {
+            if let Some(&i) = self.pay_life_seen.get(card) {
+                self.seen[i].forced = true;
             }
-            None => {}
+        } else if let Some(mut legal) = crate::offers::legal_at(game, step, decision) {
+            legal.forced = true;
+            self.seen.push(legal);
         }
     }
 
