@@ -4,10 +4,10 @@
 //! The oracle writes to the engine's stdin and reads its stdout on its own thread, both
 //! non-blocking, waiting in `poll` up to the answer's deadline (a writer and a reader thread cost
 //! two more thread wake-ups per scenario, on `check`'s serial round trip: docs/benchmarks.md,
-//! "2026-12-07"). So a hung engine (one that stops reading its input or never answers) can't block the oracle: past
-//! the deadline it kills the engine and everything it started and starts a fresh engine for the
-//! next scenario. Stderr is read on a thread of its own and kept as a ring buffer of its last
-//! lines, for the ERROR reports.
+//! "2026-12-07"). So a hung engine (one that stops reading its input or never answers) can't
+//! block the oracle: past the deadline it kills the engine and everything it started and starts a
+//! fresh engine for the next scenario. Stderr is read on a thread of its own and kept as a ring
+//! buffer of its last lines, for the ERROR reports.
 //!
 //! Nothing an engine writes can make the oracle hold more than [`Limits`] allow: a protocol line
 //! is read up to [`Limits::max_line_bytes`] (blank lines are dropped as they are read, and nothing
@@ -533,8 +533,8 @@ enum ReadEnd {
 /// The pipe is non-blocking and the reader waits for bytes in `poll` up to the caller's deadline,
 /// so a silent engine can't hold the oracle. A line is taken up to `max_line` bytes: the pending
 /// bytes never exceed `max_line` plus one read (64 KiB to 16 MiB, as much as is pending already),
-/// and nothing is read before the oracle asks for the next line, so an engine that floods its output blocks on its full pipe, not in the
-/// oracle's memory. Blank lines are dropped; a line too long or not UTF-8 breaks the stream (and
+/// and nothing is read before the oracle asks for the next line, so an engine that floods its
+/// output blocks on its full pipe, not in the oracle's memory. Blank lines are dropped; a line too long or not UTF-8 breaks the stream (and
 /// every later call says so).
 struct LineReader {
     stdout: std::os::fd::OwnedFd,
@@ -629,11 +629,7 @@ impl LineReader {
     /// `pending[start..stop]` as a line, `None` if it is blank (whitespace only, as `str::trim`
     /// sees it: a line of no-break spaces is blank too).
     fn hand_out(&mut self, start: usize, stop: usize) -> Result<Option<String>, ReadEnd> {
-        let bytes = &self.pending[start..stop];
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return Ok(None);
-        }
-        match std::str::from_utf8(bytes) {
+        match std::str::from_utf8(&self.pending[start..stop]) {
             Ok(text) if text.trim().is_empty() => Ok(None),
             Ok(text) => Ok(Some(text.trim_end_matches(['\n', '\r']).to_string())),
             Err(_) => Err(self.broken(BrokenOutput::NotUtf8)),

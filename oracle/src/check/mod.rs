@@ -341,11 +341,9 @@ fn check_run(
                 }
             }
         });
-        let mut judging = 0usize;
         for (file, (loaded, load_time)) in files.iter().zip(loaded_rx) {
             for done in judged_rx.try_iter() {
                 settle(&mut scenarios, &mut blamed, done);
-                judging -= 1;
             }
             let id = file.display().to_string();
             let t = Instant::now();
@@ -365,7 +363,6 @@ fn check_run(
                             if judge_tx.send((index, job, tags)).is_err() {
                                 break;
                             }
-                            judging += 1;
                             None
                         }
                     }
@@ -387,7 +384,7 @@ fn check_run(
         }
         drop(judge_tx);
         // The judging thread's last results (its channel closes when it has sent them all).
-        for done in judged_rx.iter().take(judging) {
+        for done in judged_rx.iter() {
             settle(&mut scenarios, &mut blamed, done);
         }
         corpus.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))

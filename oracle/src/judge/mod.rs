@@ -173,7 +173,7 @@ fn judge_reading(
     // The first replay works out only the split of each merged search it takes; when it doesn't
     // match and other splits may be tried, it is made again counting them (the same replay, so
     // not counted twice). Most observations judged match their first replay or can't be matched
-    // at all, and listing every legal split was a tenth of the zone_state fuzz target's time.
+    // at all, and listing every legal split was 7.7% of the zone_state fuzz target's time.
     let mut first = judge_with_splits(setup, observed, read_picks, Vec::new(), look, false);
     *replays += 1;
     if first.splits_uncounted && !first.verdict.is_legal() && *replays < look.max_replays() {

@@ -382,18 +382,12 @@ pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
 /// event, sorted. Engines
 /// are not required to agree on how they order the simultaneous parts of one resolution.
 pub fn canonical_events(events: &[LoggedEvent]) -> Vec<LoggedEvent> {
-    let mut keyed: Vec<((usize, u8, usize), LoggedEvent)> = events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (order_key(i, e), LoggedEvent { step: e.step, event: e.event.normalized() }))
-        .collect();
-    keyed.sort();
-    keyed.into_iter().map(|k| k.1).collect()
+    canonical_events_owned(events.to_vec())
 }
 
-/// [`canonical_events`] of events the caller gives up: each is normalized in place instead of
-/// copied: the simulator's outcomes and the judge's copies of observations are put in canonical
-/// form this way, and the copies were most of `canonical_events`' time (`perf`, `search_request`).
+/// [`canonical_events`] of events the caller gives up, normalized in place: the simulator's
+/// outcomes and the judge's copies of observations are put in canonical form this way, and
+/// copying every event was most of the canonical form's time (`perf`, `search_request`).
 fn canonical_events_owned(events: Vec<LoggedEvent>) -> Vec<LoggedEvent> {
     let mut keyed: Vec<((usize, u8, usize), LoggedEvent)> = events
         .into_iter()
@@ -679,9 +673,10 @@ fn same_sorted(want: &[String], got: &[String]) -> bool {
 mod canonical_tests {
     use super::*;
 
-    /// The in-place canonical form is the copying one: same order, same normalized events.
+    /// Step first; within a step searches in logged order, then every other event sorted; each
+    /// event's card and zone lists sorted.
     #[test]
-    fn owned_events_canonicalize_as_borrowed_ones() {
+    fn events_take_the_canonical_order_normalized() {
         let e = |step, event| LoggedEvent { step, event };
         let events = vec![
             e(1, Event::Shuffled { library: "Bob".into() }),
@@ -706,9 +701,34 @@ mod canonical_tests {
             ),
             e(1, Event::Moved { card: "a".into(), from: "Bob.library".into(), to: "Bob.hand".into() }),
         ];
-        let owned = canonical_events_owned(events.clone());
-        assert_eq!(owned, canonical_events(&events));
-        assert!(owned.iter().all(|e| e.event.is_normalized()));
-        assert_eq!(owned[0].step, 0);
+        let canonical = canonical_events(&events);
+        let expected = [
+            e(0, Event::Revealed { player: "Ann".into(), cards: vec!["y".into(), "z".into()] }),
+            e(
+                1,
+                Event::Searched {
+                    player: "Bob".into(),
+                    zones: vec!["Bob.graveyard".into(), "Bob.library".into()],
+                    library_top: None,
+                    found: vec!["a".into(), "b".into()],
+                },
+            ),
+            e(
+                1,
+                Event::Searched {
+                    player: "Ann".into(),
+                    zones: vec!["Ann.library".into()],
+                    library_top: None,
+                    found: vec![],
+                },
+            ),
+            e(1, Event::Shuffled { library: "Bob".into() }),
+            e(1, Event::Moved { card: "a".into(), from: "Bob.library".into(), to: "Bob.hand".into() }),
+        ];
+        let mut others = expected[3..].to_vec();
+        others.sort();
+        assert_eq!(canonical[..3], expected[..3]);
+        assert_eq!(canonical[3..], others[..], "the other events of a step are sorted");
+        assert_eq!(canonical_events(&canonical), canonical, "the canonical form is its own");
     }
 }

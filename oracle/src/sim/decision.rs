@@ -468,10 +468,11 @@ pub trait Decider {
     fn note_shown(&mut self, _step: usize, _event: &Event) {}
 
     /// Told that `decision` (a "may pay life" of an "as enters" replacement, 614.1c) that the
-    /// player declined, or wasn't asked, needn't have been offered, and may have been: the player
-    /// orders the choices of cards entering at once (101.4c, 616.1), and could pay for this card before
-    /// the batch's payments but not after them (119.4). `asked` says whether this simulation asked
-    /// it. A decider that checks what an engine offered takes the offer as optional.
+    /// player declined, or wasn't asked, needn't have been offered, and may have been: the
+    /// player orders the choices of cards entering at once (101.4c, 616.1), and could pay for
+    /// this card before the batch's payments but not after them (119.4). `asked` says whether
+    /// this simulation asked it. A decider that checks what an engine offered takes the offer as
+    /// optional.
     fn note_offer_optional(&mut self, _game: &Game, _step: usize, _decision: &Decision, _asked: bool) {}
 }
 

@@ -531,10 +531,10 @@ impl Sim<'_> {
             }
         }
         // This simulation takes the cards in one order, but the player orders the choices
-        // (101.4c, 616.1) and no log shows that order: a card not paid for that the player could pay for
-        // before the batch's payments and not after them was a choice in some orders and none in
-        // others, so an engine may offer it or not (found by `engine_diff`: eleven Hallowed
-        // Fountains at 20 life).
+        // (101.4c, 616.1) and no log shows that order: a card not paid for that the player could
+        // pay for before the batch's payments and not after them was a choice in some orders and
+        // none in others, so an engine may offer it or not (found by `engine_diff`: eleven
+        // Hallowed Fountains at 20 life).
         let life_after = self.game.players[controller].life;
         for (o, life, asked) in declined {
             if crate::rules::life::check_pay_life(life_before, life).is_ok()
