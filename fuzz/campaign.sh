@@ -12,13 +12,17 @@
 # temporary directory), whose path is printed.
 #
 # FUZZ_PROFILE=fast (default: standard) builds without comparison tracing (`cargo fuzz build
-# --no-trace-compares`, into fuzz/target/fast so the standard build stays), links a libFuzzer
-# without its memcmp/strcmp interceptors (fast-libfuzzer.sh) and turns off libFuzzer's entropic
-# schedule (-entropic=0). On these targets each input runs so much code that libFuzzer's
-# bookkeeping per feature (entropic's rare-feature updates) and the comparison hooks cost more
-# than the targets themselves: measured 2026-12-06, the fast profile runs each target 1.8-2.7x
-# faster and reaches more coverage in the same time; without the interceptors (2026-12-07),
-# another 1.2-2x (README.md, "Profiles" and "2026-12-07").
+# --no-trace-compares`), links a libFuzzer without its memcmp/strcmp interceptors
+# (fast-libfuzzer.sh), instruments only this repository's crates, not the crates.io dependencies
+# (own-code-coverage.sh, a RUSTC_WRAPPER), and turns off libFuzzer's entropic schedule
+# (-entropic=0). It builds into fuzz/target/fast-own-coverage, so the standard build stays, and
+# because cargo doesn't rebuild a crate when only RUSTC_WRAPPER changes: a folder that held
+# another build would keep its instrumented dependencies. On these targets each input runs so
+# much code that libFuzzer's bookkeeping per feature (entropic's rare-feature updates) and the
+# comparison hooks cost more than the targets themselves: measured 2026-12-06, the fast profile
+# runs each target 1.8-2.7x faster and reaches more coverage in the same time; without the
+# interceptors (2026-12-07), another 1.2-2x; instrumenting only our crates, up to 1.3x more
+# (README.md, "Profiles" and the "2026-12-07" sections).
 set -euo pipefail
 cd "$(dirname "$0")"
 target="${1:?usage: fuzz/campaign.sh TARGET SECONDS [JOBS] [-- libFuzzer flags]}"
@@ -35,11 +39,13 @@ build=(--sanitizer none -O)
 case "${FUZZ_PROFILE:-standard}" in
     standard) ;;
     fast)
-        build+=(--no-trace-compares --target-dir target/fast)
+        build+=(--no-trace-compares --target-dir target/fast-own-coverage)
         flags+=(-entropic=0)
         # libFuzzer without its memcmp/strcmp interceptors (fast-libfuzzer.sh says why).
         CUSTOM_LIBFUZZER_PATH="$(./fast-libfuzzer.sh)"
-        export CUSTOM_LIBFUZZER_PATH
+        # Coverage for our own crates only (own-code-coverage.sh says why).
+        RUSTC_WRAPPER="$PWD/own-code-coverage.sh"
+        export CUSTOM_LIBFUZZER_PATH RUSTC_WRAPPER
         ;;
     *) echo "campaign.sh: FUZZ_PROFILE must be standard or fast, not '${FUZZ_PROFILE}'" >&2; exit 2 ;;
 esac

@@ -9,7 +9,8 @@
 #    its committed corpus (`campaign.sh`, fixed seed), instrumented as a real campaign is:
 #    executions, exec/s, and coverage (edges) at the end — once per profile of campaign.sh
 #    (FUZZ_PROFILES, default "standard fast": the default build and flags, then the build
-#    without comparison tracing or libFuzzer's memcmp interceptors, and -entropic=0).
+#    without comparison tracing or libFuzzer's memcmp interceptors, with coverage of our own
+#    crates only, and -entropic=0).
 #
 # Needs cargo-fuzz (see README.md). Run it on a quiet machine: the figures are wall-clock.
 set -euo pipefail
@@ -28,9 +29,11 @@ for profile in $profiles; do
     echo "== libFuzzer, profile $profile, one process, ${seconds}s from the committed corpus (-seed=1)"
     build=(--sanitizer none -O)
     if [ "$profile" = fast ]; then
-        # As campaign.sh builds it: no comparison tracing, no memcmp/strcmp interceptors.
-        build+=(--no-trace-compares --target-dir target/fast)
-        CUSTOM_LIBFUZZER_PATH="$(./fast-libfuzzer.sh)" cargo fuzz build "${build[@]}" >/dev/null 2>&1
+        # As campaign.sh builds it: no comparison tracing, no memcmp/strcmp interceptors, coverage
+        # of our own crates only.
+        build+=(--no-trace-compares --target-dir target/fast-own-coverage)
+        CUSTOM_LIBFUZZER_PATH="$(./fast-libfuzzer.sh)" RUSTC_WRAPPER="$PWD/own-code-coverage.sh" \
+            cargo fuzz build "${build[@]}" >/dev/null 2>&1
     else
         cargo fuzz build "${build[@]}" >/dev/null 2>&1
     fi

@@ -109,6 +109,17 @@ fn too_many_finds_to_list(decision: &Decision) -> bool {
     })
 }
 
+/// Whether `find` with `card` added holds, given whether `find` holds now: the check of the one
+/// card added when it does ([`FoundCheck::holds_adding`]), else the whole check.
+fn grows_legally(check: &FoundCheck, find: &[usize], holds: bool, card: usize) -> bool {
+    if holds {
+        return check.holds_adding(find, card);
+    }
+    let mut grown = find.to_vec();
+    grown.push(card);
+    check.holds(&grown)
+}
+
 impl ByteDecider<'_> {
     /// One legal answer to a decision with too many to list.
     fn build(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
@@ -142,33 +153,31 @@ impl ByteDecider<'_> {
                     // The candidates not taken, in order: a card leaves it when it is taken (listing
                     // them again for every pick was quadratic in a 300-card library).
                     let mut free: Vec<usize> = p.candidates.iter().copied().filter(|c| !taken.contains(c)).collect();
+                    let mut holds = check.holds(f);
                     for _ in 0..extra {
                         if free.is_empty() {
                             break;
                         }
                         let i = self.pick(free.len());
                         let c = free[i];
-                        f.push(c);
-                        if check.holds(f) {
+                        if grows_legally(check, f, holds, c) {
+                            f.push(c);
+                            holds = true;
                             taken.insert(c);
                             free.retain(|&x| x != c);
-                        } else {
-                            f.pop();
                         }
                     }
                 }
                 for ((p, check), f) in parts.iter().zip(&checks).zip(found.iter_mut()) {
+                    let mut holds = check.holds(f);
                     for &c in &p.candidates {
                         if taken.len() >= *joint_min || f.len() >= p.max {
                             break;
                         }
-                        if !taken.contains(&c) {
+                        if !taken.contains(&c) && grows_legally(check, f, holds, c) {
                             f.push(c);
-                            if check.holds(f) {
-                                taken.insert(c);
-                            } else {
-                                f.pop();
-                            }
+                            holds = true;
+                            taken.insert(c);
                         }
                     }
                 }

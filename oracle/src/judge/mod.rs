@@ -51,7 +51,7 @@ const MAX_REPLAYS: usize = 64;
 /// cards that never cease to exist — is judged by the first replay alone, without trying other
 /// readings that can't help (only when everything is observed: a projection could hide that).
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
-    judge_observing(setup, observed, &Observables::all()).verdict
+    judge_looking(setup, observed, &Observables::all(), false).verdict
 }
 
 /// A verdict with what the engine's declared observables left unchecked.
@@ -69,9 +69,14 @@ pub struct Judged {
 /// [`judge`] for an engine that reports only `observables` (protocol 2): both the replayed and
 /// the observed outcome are projected onto them before they are compared.
 pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observables) -> Judged {
+    judge_looking(setup, observed, observables, true)
+}
+
+/// [`judge_observing`]; its `decisions` are listed only with `record_offers` (else empty).
+fn judge_looking(setup: &Setup, observed: &Outcome, observables: &Observables, record_offers: bool) -> Judged {
     // An outcome that names no trigger kinds is judged without them.
     let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
-    let look = Look { observables, strip_on, setup, observed, unmatchable: OnceCell::new() };
+    let look = Look { observables, strip_on, setup, observed, unmatchable: OnceCell::new(), record_offers };
     let mut replays = 0;
     let mut trail: Vec<usize> = Vec::new();
     let mut best: Option<((usize, usize), Verdict)> = None;
@@ -107,6 +112,8 @@ struct Look<'a> {
     /// Whether no replay can match the observation, worked out only once a replay hasn't
     /// matched: an observation the first replay accepts never pays for the check.
     unmatchable: OnceCell<bool>,
+    /// Whether the replays list each decision's legal options (`Judged::decisions`).
+    record_offers: bool,
 }
 
 impl Look<'_> {
@@ -255,6 +262,7 @@ fn judge_with_splits(
 ) -> Replay {
     let mut reader = Observed::new(observed, &setup.ids, read_picks, split_picks, look.observables);
     reader.count_splits = count_splits;
+    reader.record_offers = look.record_offers;
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);

@@ -28,6 +28,9 @@ impl Decider for Observed<'_> {
     /// one this replay didn't ask is listed too, so an engine that did ask it matches it.
     fn note_offer_optional(&mut self, game: &Game, step: usize, decision: &Decision, asked: bool) {
         let Decision::May { card: Some(card), .. } = decision else { return };
+        if !self.record_offers {
+            return;
+        }
         if asked {
             if let Some(&i) = self.pay_life_seen.get(card) {
                 self.seen[i].forced = true;
@@ -808,6 +811,9 @@ impl Observed<'_> {
     /// Records the legal options of `decision` for the option-set check (`offers`), noting where a
     /// "may pay life" of a card entering is ([`Decider::note_offer_optional`]).
     fn record_legal(&mut self, game: &Game, step: usize, decision: &Decision) {
+        if !self.record_offers {
+            return;
+        }
         let Some(legal) = crate::offers::legal_at(game, step, decision) else { return };
         if let Decision::May { about: MayAbout::PayLife, card: Some(card), .. } = decision {
             self.pay_life_seen.insert(*card, self.seen.len());

@@ -55,7 +55,13 @@ pub(super) struct Observed<'a> {
     /// Whether a merged search's other splits went uncounted (its `split_counts` entry is 1 for
     /// want of them), so the replay has to be made again with `count_splits` before trying them.
     pub(super) splits_uncounted: bool,
-    /// The legal options of each decision of the replay (for the option-set check, `offers`).
+    /// Whether to list the legal options of each decision in `seen`: only a judgement whose
+    /// caller checks an engine's offers needs them ([`crate::judge::judge_observing`]); for
+    /// [`crate::judge::judge`], which returns the verdict alone, listing them was 3% of the
+    /// `zone_state` fuzz target's time.
+    pub(super) record_offers: bool,
+    /// The legal options of each decision of the replay (for the option-set check, `offers`);
+    /// empty unless `record_offers`.
     pub(super) seen: Vec<crate::offers::Legal>,
     /// Where in `seen` the "may pay life" of each card entering is (614.1c), to make it optional
     /// ([`crate::sim::Decider::note_offer_optional`]).
@@ -107,6 +113,7 @@ impl<'a> Observed<'a> {
             split_counts: Vec::new(),
             count_splits: true,
             splits_uncounted: false,
+            record_offers: true,
             seen: Vec::new(),
             pay_life_seen: BTreeMap::new(),
             read_picks: read_picks.to_vec(),
