@@ -457,3 +457,23 @@ fn merged_instructions_into_one_zone_are_told_apart_by_the_reveal() {
     bolt_shown.known.insert("bolt0".into(), vec!["Alice".into(), "Bob".into()]);
     assert!(!judge(&s.setup, &bolt_shown).is_legal(), "a revealed Bolt was accepted");
 }
+
+/// Merged searches under Opposition Agent (701.23h, 614.1a): every found card is exiled, so where
+/// a card went doesn't say which instruction found it, and the judge's first split goes by the
+/// reveals — the search's own, not a "reveal the top card" the replay has already read. Both legal
+/// outcomes are accepted; the first was rejected when the split went by each instruction's own
+/// destination (the replays ran out), the second when earlier reveals guided it.
+#[test]
+fn merged_searches_under_opposition_agent_are_read_by_their_own_reveals() {
+    for name in [
+        "agent-exiles-a-merged-search-with-a-revealing-instruction",
+        "agent-exiles-a-merged-search-after-a-top-card-reveal",
+    ] {
+        let folder = repo_root().join("tests/judge_guide");
+        let s = load_file(&folder.join(format!("{name}.yaml")), &pool()).unwrap_or_else(|e| panic!("{e}"));
+        let path = folder.join(format!("{name}.observed-legal.json"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let o: Outcome = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_legal(&s, &o);
+    }
+}

@@ -175,6 +175,11 @@ pub enum Decision {
         to: Vec<crate::cards::instructions::Destination>,
         /// Whether each instruction reveals the cards it finds (701.23e).
         reveal: Vec<bool>,
+        /// Whether the found cards are exiled instead of going where the instructions say
+        /// (614.1a, Opposition Agent: [`crate::rules::search::found_cards_exiled_for`]), as worked
+        /// out when the search is made, so that where a card went doesn't tell which instruction
+        /// found it.
+        exiled_instead: bool,
     },
     /// Choose `count` different cards among options (one from a revealed hand; two of the cards
     /// Gifts Ungiven found), answered with `Cards`.

@@ -118,6 +118,7 @@ impl Sim<'_> {
                 joint_min,
                 to: specs.iter().map(|s| s.to).collect(),
                 reveal: specs.iter().map(|s| s.reveal).collect(),
+                exiled_instead: found_cards_exiled_for(&self.game, searcher, whose, &zones).is_some(),
             };
             let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
             let total: usize = found.iter().map(Vec::len).sum();

@@ -192,7 +192,7 @@ impl Decider for Observed<'_> {
                 let yes = self.find(step, pred).is_some() && self.alternative(2) == 0;
                 Ok(Choice::Bool(yes && self.take_any(step, pred).is_some()))
             }
-            Decision::Find { searcher, parts, cap, looked_at, to, reveal, .. } => {
+            Decision::Find { searcher, parts, cap, looked_at, to, reveal, exiled_instead, .. } => {
                 let who = name(*searcher);
                 let logged = if self.searches_logged {
                     self.searched_by(step, *searcher, &who)
@@ -245,19 +245,35 @@ impl Decider for Observed<'_> {
                     Some(d) => d.clone(),
                     None => went_from(c),
                 };
-                // Cards the log reveals in this step were found by an instruction that reveals
-                // (701.23e): where destinations don't tell the instructions apart, that does.
+                // Cards the log reveals in this step, but for the reveals the replay has already
+                // read (a "reveal the top card" earlier in the resolution): the search's own
+                // reveal comes after its decision, and a card it shows was found by an
+                // instruction that reveals (701.23e). Where destinations don't tell the
+                // instructions apart, that does.
                 let revealed: BTreeSet<&str> = self
                     .events
                     .iter()
-                    .filter(|e| e.step == step)
+                    .enumerate()
+                    .filter(|&(i, e)| e.step == step && !self.consumed[i])
+                    .map(|(_, e)| e)
                     .flat_map(|e| match &e.event {
                         Event::Revealed { cards, .. } => cards.iter().map(String::as_str).collect(),
                         _ => Vec::new(),
                     })
                     .collect();
                 let shown = |c: ObjId| revealed.contains(game.obj(c).id.as_str());
-                let guide = Guide { to, reveal, destination: &destination, revealed: &shown };
+                // Where each instruction's cards go after Opposition Agent's replacement: all into
+                // exile when it exiles them instead (614.1a), so the destination doesn't tell the
+                // instructions apart there and the reveals do. (A fuzz input with two such
+                // instructions took 20-50 replays before this.)
+                let exile_all;
+                let guide_to: &[crate::cards::instructions::Destination] = if *exiled_instead {
+                    exile_all = vec![crate::cards::instructions::Destination::Exile; to.len()];
+                    &exile_all
+                } else {
+                    to
+                };
+                let guide = Guide { to: guide_to, reveal, destination: &destination, revealed: &shown };
                 let guided = guided_split(game, &cards, parts, &guide, &names);
                 if !self.count_splits {
                     // Only the split the replay takes first (the one below, before any other is

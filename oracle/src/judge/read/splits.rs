@@ -120,9 +120,10 @@ pub(super) fn legal_splits(
 }
 
 /// What the observation shows of a merged search's found cards, and what each instruction does
-/// with them: where each instruction puts its cards (`to`) and whether it reveals them
-/// (`reveal`, 701.23e); where each card went (`destination`) and whether the log revealed it in
-/// the step (`revealed`).
+/// with them: where each instruction puts its cards (`to`: after a replacement that sends them
+/// all elsewhere, such as Opposition Agent's exile, where that one puts them) and whether it
+/// reveals them (`reveal`, 701.23e); where each card went (`destination`) and whether the log
+/// revealed it in the step, beyond the reveals the replay has already read (`revealed`).
 pub(super) struct Guide<'a> {
     pub to: &'a [crate::cards::instructions::Destination],
     pub reveal: &'a [bool],
