@@ -247,9 +247,10 @@ impl Decider for Observed<'_> {
                 };
                 // Cards the log reveals in this step, but for the reveals the replay has already
                 // read (a "reveal the top card" earlier in the resolution): the search's own
-                // reveal comes after its decision, and a card it shows was found by an
-                // instruction that reveals (701.23e). Where destinations don't tell the
-                // instructions apart, that does.
+                // reveal comes after its decision, and a card it shows was most likely found by an
+                // instruction that reveals (701.23e; a replacement that reveals, such as Darksteel
+                // Colossus's, shows one too). Where destinations don't tell the instructions
+                // apart, that does; it only picks the split tried first.
                 let revealed: BTreeSet<&str> = self
                     .events
                     .iter()
