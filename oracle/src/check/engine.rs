@@ -534,8 +534,8 @@ enum ReadEnd {
 /// so a silent engine can't hold the oracle. A line is taken up to `max_line` bytes: the pending
 /// bytes never exceed `max_line` plus one read (64 KiB to 16 MiB, as much as is pending already),
 /// and nothing is read before the oracle asks for the next line, so an engine that floods its
-/// output blocks on its full pipe, not in the oracle's memory. Blank lines are dropped; a line too long or not UTF-8 breaks the stream (and
-/// every later call says so).
+/// output blocks on its full pipe, not in the oracle's memory. Blank lines are dropped; a line
+/// too long or not UTF-8 breaks the stream (and every later call says so).
 struct LineReader {
     stdout: std::os::fd::OwnedFd,
     /// Bytes read and not yet handed out as lines: `pending[taken..]`.

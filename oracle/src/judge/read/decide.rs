@@ -822,9 +822,7 @@ impl Observed<'_> {
         }
         Ok(picked)
     }
-}
 
-impl Observed<'_> {
     /// Records the legal options of `decision` for the option-set check (`offers`), noting where a
     /// "may pay life" of a card entering is ([`Decider::note_offer_optional`]).
     fn record_legal(&mut self, game: &Game, step: usize, decision: &Decision) {
