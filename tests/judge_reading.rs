@@ -477,3 +477,29 @@ fn merged_searches_under_opposition_agent_are_read_by_their_own_reveals() {
         assert_legal(&s, &o);
     }
 }
+
+/// 101.4 with 401.4: two searchers' finds that a "put it on the bottom instead" effect sends to
+/// the bottom of one library in the same event are one group its owner arranges, so the judge
+/// accepts them in either order — the order the reference engine happens to log, and the other,
+/// which was rejected while each searcher's cards moved separately (a helper's audit).
+#[test]
+fn two_searchers_finds_sent_to_one_library_bottom_together_are_accepted_in_either_order() {
+    let name = "101.4-two-searchers-cards-sent-to-one-library-bottom-at-once-its-owner-orders";
+    let path = repo_root().join(format!("scenarios/101.4-apnap/{name}.yaml"));
+    let s = load_file(&path, &pool()).unwrap_or_else(|e| panic!("{e}"));
+    let observed = repo_root().join(
+        "tests/simultaneous_search/two-searchers-cards-sent-to-one-library-bottom-in-the-other-order.observed-legal.json",
+    );
+    let text = std::fs::read_to_string(&observed).unwrap_or_else(|e| panic!("{}: {e}", observed.display()));
+    let other_order: Outcome = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", observed.display()));
+    let mut logged_order = other_order.clone();
+    let library = logged_order.zones.get_mut("Bob.library").expect("Bob's library in the observation");
+    library.swap(1, 2);
+    assert_ne!(logged_order, other_order);
+    assert_legal(&s, &other_order);
+    assert_legal(&s, &logged_order);
+    // The Think Twice stays on top: only the two found cards form the group.
+    let mut tt_moved = other_order.clone();
+    tt_moved.zones.get_mut("Bob.library").expect("Bob's library").swap(0, 1);
+    assert!(!judge(&s.setup, &tt_moved).is_legal(), "the Think Twice below a found card was accepted");
+}

@@ -282,6 +282,10 @@ pub struct ObjFlags {
     /// since the turn began (302.6); a permanent the scenario starts with on the battlefield has
     /// been there since the turn began.
     pub entered_this_turn: bool,
+    /// The batch ([`Game::open_batch`]) this permanent entered the battlefield in, when it entered
+    /// as part of one: the other cards moving in that batch move at the same time as it enters, so
+    /// its replacement effects don't apply to them (614.1, 101.4).
+    pub entered_in_batch: Option<u64>,
     /// Damage marked on this permanent (120.3e); the scenario is one turn, so it stays until the
     /// permanent leaves the battlefield.
     pub damage: u32,
@@ -311,6 +315,7 @@ impl ObjFlags {
         search_ban_ignored_by: 0,
         play_permission_unmodelled: false,
         entered_this_turn: false,
+        entered_in_batch: None,
         damage: 0,
         loyalty: 0,
         loyalty_activated: false,

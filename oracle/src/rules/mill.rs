@@ -7,7 +7,8 @@ pub fn cards_to_mill(library_len: usize, asked: u32) -> usize {
     (asked as usize).min(library_len)
 }
 
-/// 614.1a: "mill twice that many instead" effects on the battlefield, applied one after another.
+/// 614.1a: "mill twice that many instead" effects on the battlefield, applied one after another
+/// (not one that entered in the event the mill is part of, [`crate::rules::replacement::applies_yet`]).
 pub fn replaced_count(game: &crate::model::Game, n: u32) -> u32 {
     let doublers = game
         .zone(crate::model::ZoneRef::Battlefield)
@@ -15,6 +16,7 @@ pub fn replaced_count(game: &crate::model::Game, n: u32) -> u32 {
         .filter(|&&p| {
             let o = game.obj(p);
             !o.face_down
+                && crate::rules::replacement::applies_yet(game, p)
                 && o.def
                     .face_slice()
                     .iter()

@@ -110,6 +110,7 @@ pub fn applicable(
     let global = game.zone(ZoneRef::Battlefield).iter().any(|&p| {
         let s = game.obj(p);
         !s.face_down
+            && applies_yet(game, p)
             && s.def.face_slice().iter().any(|f| f.replacements.contains(&Replacement::AnyCardGraveyardToLibraryBottom))
     });
     GraveyardReplacement::ALL
@@ -129,6 +130,16 @@ pub fn applicable(
             GraveyardReplacement::LibraryBottom => to_graveyard && global && !o.token,
         })
         .collect()
+}
+
+/// Whether the replacement effects of `permanent`'s static abilities apply to the move being made:
+/// a replacement effect modifies events that happen while its source is on the battlefield, and a
+/// permanent that enters in the same event as other cards move — found cards put where they go
+/// together, by one searcher or by several searching at once (101.4, 701.23i) — wasn't there
+/// before that event, so it replaces none of those moves (614.1).
+pub fn applies_yet(game: &Game, permanent: ObjId) -> bool {
+    let entered_in = game.obj(permanent).flags.entered_in_batch;
+    entered_in.is_none() || entered_in != game.open_batch
 }
 
 /// Every place `card` can end up when it would be put into a graveyard, over every order in

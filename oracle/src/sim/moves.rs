@@ -46,6 +46,10 @@ impl Sim<'_> {
             self.entered.push(obj);
             // 302.6: it has not been under its controller's control since the turn began.
             self.game.objs[obj].flags.entered_this_turn = true;
+            // 614.1: entering with other cards that move at once, it replaces none of their moves.
+            if let Some(batch) = self.game.open_batch {
+                self.game.objs[obj].flags.entered_in_batch = Some(batch);
+            }
             // 306.5b: a planeswalker enters with its printed loyalty in loyalty counters.
             self.game.objs[obj].flags.loyalty = crate::rules::loyalty::starting_loyalty(&self.game.obj(obj).def);
             // 614.1d, 110.5b: "this land enters tapped" applies however it enters.
@@ -467,8 +471,14 @@ impl Sim<'_> {
     }
 
     /// "As this enters, mill N" replacements of permanents about to enter together (614.1c). The
-    /// entering cards are set aside from their libraries first, so a mill can't take them.
-    pub(crate) fn apply_as_enters(&mut self, entering: &[ObjId], controller: PlayerId) -> Result<(), SimError> {
+    /// cards `leaving` their libraries in the same event (the entering ones among them) are set
+    /// aside from their libraries first, so a mill can't take them.
+    pub(crate) fn apply_as_enters(
+        &mut self,
+        entering: &[ObjId],
+        leaving: &[ObjId],
+        controller: PlayerId,
+    ) -> Result<(), SimError> {
         let mills: Vec<u32> = entering
             .iter()
             .flat_map(|&o| {
@@ -481,7 +491,7 @@ impl Sim<'_> {
         if mills.is_empty() {
             return Ok(());
         }
-        for &o in entering {
+        for &o in entering.iter().chain(leaving) {
             if let ZoneRef::Library(p) = self.game.obj(o).zone {
                 let list = self.game.zone_mut(ZoneRef::Library(p));
                 if let Some(idx) = list.iter().position(|&c| c == o) {

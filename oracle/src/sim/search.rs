@@ -71,7 +71,17 @@ impl Sim<'_> {
             if zones.is_empty() {
                 // 101.2: no zone may be searched, so there is no search and nothing is found; the
                 // instruction's other parts (a mandatory "then shuffle") still happen.
-                results.push((searcher, whose, looked_at, cap, vec![Vec::new(); specs.len()], zones));
+                let found = vec![Vec::new(); specs.len()];
+                results.push(SearchMade {
+                    searcher,
+                    whose,
+                    looked_at,
+                    cap,
+                    found,
+                    zones,
+                    exiled_for: None,
+                    controller: searcher,
+                });
                 continue;
             }
             let looked_at: Vec<ObjId> = looked_at.into_iter().filter(|o| !taken.contains(o)).collect();
@@ -109,6 +119,12 @@ impl Sim<'_> {
             } else {
                 search_chooser(&self.game, searcher, whose, &zones)
             };
+            // 101.4, 701.23i: the searches are made at once, before any found card moves, so what
+            // replaces this searcher's moves and who controls them is settled now: an Opposition
+            // Agent an earlier searcher's part puts onto the battlefield doesn't exile what this
+            // searcher found (it wasn't there while they searched).
+            let exiled_for = found_cards_exiled_for(&self.game, searcher, whose, &zones);
+            let controller = search_chooser(&self.game, searcher, whose, &zones);
             let decision = Decision::Find {
                 searcher,
                 chooser,
@@ -118,7 +134,7 @@ impl Sim<'_> {
                 joint_min,
                 to: specs.iter().map(|s| s.to).collect(),
                 reveal: specs.iter().map(|s| s.reveal).collect(),
-                exiled_instead: found_cards_exiled_for(&self.game, searcher, whose, &zones).is_some(),
+                exiled_instead: exiled_for.is_some(),
             };
             let found = self.found_parts(&decision, &parts, &looked_at, cap)?;
             let total: usize = found.iter().map(Vec::len).sum();
@@ -132,12 +148,12 @@ impl Sim<'_> {
                 ));
             }
             taken.extend(found.iter().flatten().copied());
-            results.push((searcher, whose, looked_at, cap, found, zones));
+            results.push(SearchMade { searcher, whose, looked_at, cap, found, zones, exiled_for, controller });
         }
         // The searches happen; each is one event, and "whenever … searches" abilities trigger even
         // when the search was limited to part of the library (701.23f).
         let names = self.names();
-        for (searcher, whose, looked_at, cap, found, zones) in &results {
+        for SearchMade { searcher, whose, looked_at, cap, found, zones, controller, .. } in &results {
             if zones.is_empty() {
                 // 101.2: no search happened, so no `searched` event and no search trigger.
                 self.rule_decision("101.2", Vec::new());
@@ -177,11 +193,10 @@ impl Sim<'_> {
             // at for as long as it stays that object: until it moves (400.7) or the library is
             // shuffled (701.24a, 701.20d).
             // 723.4: a player controlling the searcher sees what the searcher sees.
-            let chooser = search_chooser(&self.game, *searcher, *whose, zones);
             for &o in looked_at {
                 if matches!(self.game.obj(o).zone, ZoneRef::Hand(_) | ZoneRef::Library(_)) {
                     crate::rules::reveal::look_at(&mut self.game, o, *searcher);
-                    crate::rules::reveal::look_at(&mut self.game, o, chooser);
+                    crate::rules::reveal::look_at(&mut self.game, o, *controller);
                 }
             }
             // Mutant `merged-search-triggers-twice`: one trigger per merged instruction.
@@ -192,191 +207,251 @@ impl Sim<'_> {
                 }
             }
         }
-        for (searcher, whose, looked_at, cap, found, zones) in &results {
-            // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
-            let reveal_all = self.bug(Mutant::FoundCardRevealed);
-            let reveals = |s: &SearchSpec| s.reveal || reveal_all;
-            let revealed: Vec<ObjId> =
-                specs.iter().zip(found).filter(|(s, _)| reveals(s)).flat_map(|(_, f)| f.iter().copied()).collect();
-            // 701.23e: found cards are revealed only when the effect says so.
-            if !revealed.is_empty() {
-                let everyone = self.game.everyone();
-                for &o in &revealed {
-                    self.game.objs[o].known |= everyone;
-                }
-                let cards = revealed.iter().map(|&o| self.id(o)).collect();
-                let player = self.pname(*searcher);
-                self.emit(Event::Revealed { player, cards }, "701.23e");
+        // 101.4: the searchers act at the same time. Every searcher's found cards are put where
+        // they go in one event (`at_once`): a graveyard's share is ordered by its owner, cards put
+        // on the top or bottom of one library together are arranged by its owner (401.4), a
+        // permanent entering in it replaces none of the others' moves (614.1), and a new top card
+        // is revealed only after it (401.5). Then "exile the rest", the casts the instruction
+        // allows, every "then shuffle", and the cards bound for a library's top go there together:
+        // a permanent one searcher put onto the battlefield sees the others' shuffles (603.2).
+        let leaving = self.found_cards_leaving(specs, &results);
+        // 400.7: a found card that stays where it is for now (bound for the top of its library, or
+        // to be cast) but moves before its turn comes — an "as enters" mill of this event took it
+        // — is a new object the instruction no longer refers to.
+        let found_as: BTreeMap<ObjId, u32> =
+            results.iter().flat_map(|m| m.found.iter().flatten()).map(|&o| (o, self.game.obj(o).object_no)).collect();
+        let still_found = |game: &Game, o: ObjId| found_as.get(&o) == Some(&game.obj(o).object_no);
+        self.hold_reveals();
+        let moved = self.at_once(|sim| {
+            results.iter().map(|made| sim.move_found(ctx, specs, made, &leaving)).collect::<Result<Vec<_>, _>>()
+        });
+        // Doomsday's "and exile the rest": every other card of the zones the instruction names
+        // is exiled at once (701.13a), the found cards bound for the top of the library
+        // excepted. "The rest" is every card of those zones, whatever limited the search: a
+        // search replaced by one of the library's top cards still refers to the whole library
+        // (701.23f, as its example's shuffle does), and a library a "can't search" effect kept
+        // out of the search still has its rest exiled — that part doesn't depend on searching
+        // (101.2; Leonin Arbiter's ruling: the parts that don't depend on the search still
+        // happen). A card another searcher found is not part of the rest either.
+        if moved.is_ok() && specs.iter().any(|s| s.exile_rest) {
+            let all_found: BTreeSet<ObjId> = results.iter().flat_map(|m| m.found.iter().flatten().copied()).collect();
+            for made in &results {
+                self.exile_rest_of_search(made.searcher, made.whose, &head.zones, &all_found);
             }
-            // Mutant `banned-search-skips-shuffle`: a search a "can't" effect stopped isn't followed
-            // by its shuffle.
-            let banned = head.zones.contains(&SearchZone::Library) && !zones.contains(&SearchZone::Library);
-            // 614.1a: Opposition Agent exiles what an opponent's search of their own library finds,
-            // in every zone of that search, instead of putting it where the instruction says
-            // (mutant `opposition-agent-exile-ignored`: the cards go there anyway).
-            let exiled_for = if self.bug(Mutant::OppositionAgentExileIgnored) {
-                None
-            } else {
-                found_cards_exiled_for(&self.game, *searcher, *whose, zones)
-            };
-            // 723.4: the searcher's controller saw the found cards too.
-            let controller_sees = bit(search_chooser(&self.game, *searcher, *whose, zones));
-            let shuffles = specs.iter().any(|s| s.shuffle)
-                && !self.bug(Mutant::NoShuffleAfterSearch)
-                && !(banned && self.bug(Mutant::BannedSearchSkipsShuffle));
-            // Seed 003 (R003-01): a replacement that mills while a card enters from a library
-            // doesn't mill the cards entering from it, though they are still there.
-            let entering: Vec<ObjId> = specs
-                .iter()
-                .zip(found)
-                .filter(|(s, _)| {
-                    exiled_for.is_none() && matches!(s.to, Destination::Battlefield | Destination::BattlefieldTapped)
-                })
-                .flat_map(|(_, f)| f.iter().copied())
-                .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
-                .collect();
-            // The found cards move at once; a new top card is revealed after that (401.5).
-            self.hold_reveals();
-            let entered = self.apply_as_enters(&entering, *searcher);
-            if entered.is_err() {
-                self.release_reveals();
-            }
-            entered?;
-            // 614.1c: as a shock land enters, the searcher (its controller-to-be) may pay life.
-            let unpaid = self.as_enters_life_choices(&entering, *searcher)?;
-            let mut to_top = Vec::new();
-            let mut to_cast = Vec::new();
-            // Gifts Ungiven: the target player chooses which found cards go to the graveyard.
-            let chosen_for_graveyard = self.target_player_splits(ctx, specs, found, exiled_for.is_some())?;
-            // The found cards are put where they go at the same time (a graveyard's share is
-            // ordered by its owner).
-            let outer = self.begin_batch();
-            // Mutant `split-destination-all-to-battlefield`: the hand's share of a search that splits
-            // its cards between the battlefield and the hand (Cultivate) goes to the battlefield.
-            let splits = specs.iter().any(|s| s.to == Destination::BattlefieldTapped)
-                && self.bug(Mutant::SplitDestinationAllToBattlefield);
-            for (spec, cards) in specs.iter().zip(found) {
-                let seen = bit(*searcher) | controller_sees | if reveals(spec) { self.game.everyone() } else { 0 };
-                let to = if splits && spec.to == Destination::Hand { Destination::BattlefieldTapped } else { spec.to };
-                for &o in cards {
-                    let owner = self.game.obj(o).owner;
-                    if let Some(players) = &exiled_for {
-                        self.exile_found_for(o, players, seen);
-                        continue;
-                    }
-                    match to {
-                        Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
-                        // Through `put_into_graveyard`, as any card put into a graveyard: a
-                        // replacement may send it elsewhere (Darksteel Colossus, 614.1a) and "put
-                        // into a graveyard from anywhere" triggers see it (Guile, 603.2). The
-                        // graveyard is public, so who saw it found doesn't matter there.
-                        // Mutant `found-card-to-graveyard-unwatched`: moved there directly.
-                        Destination::Graveyard if self.bug(Mutant::FoundCardToGraveyardUnwatched) => {
-                            self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
-                        }
-                        Destination::Graveyard => {
-                            self.put_into_graveyard(o, false, "701.23a");
-                        }
-                        Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
-                        // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
-                        Destination::Battlefield | Destination::BattlefieldTapped
-                            if !can_enter_battlefield(&self.game.obj(o).chars) => {}
-                        Destination::Battlefield | Destination::BattlefieldTapped => {
-                            self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
-                            self.game.objs[o].controller = *searcher;
-                            // 110.5b: it enters untapped unless the effect says tapped (mutant
-                            // `fetched-land-enters-untapped`: the word is ignored).
-                            if to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped) {
-                                self.game.objs[o].flags.tapped = true;
-                            }
-                            // 614.1c: its life wasn't paid, so it enters tapped.
-                            if unpaid.contains(&o) {
-                                self.game.objs[o].flags.tapped = true;
-                            }
-                        }
-                        Destination::LibraryTop => to_top.push((o, seen)),
-                        Destination::TargetPlayerChoosesForGraveyard(_) if chosen_for_graveyard.contains(&o) => {
-                            self.put_into_graveyard(o, false, "608.2d");
-                        }
-                        Destination::TargetPlayerChoosesForGraveyard(_) => {
-                            self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "608.2d")
-                        }
-                        // Cast (or not) once every found card is where it goes, below.
-                        Destination::MayCastWithoutPaying => to_cast.push(o),
-                        Destination::ExileFaceDown => {
-                            // 406.3: face down, so no player may examine it except the one the
-                            // effect allows.
-                            self.move_card(o, ZoneRef::Exile, Position::Top, 0, "406.3");
-                            let visible = self.bug(Mutant::FaceDownExileVisible);
-                            let obj = &mut self.game.objs[o];
-                            obj.face_down = true;
-                            obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
-                            obj.known = if visible { everyone_of(obj.known) } else { bit(*searcher) };
-                            obj.flags.playable_by = Some(*searcher);
-                        }
-                    }
-                }
-            }
-            self.end_batch(outer);
-            // Doomsday's "and exile the rest": every other card of the zones the instruction names
-            // is exiled at once (701.13a), the found cards bound for the top of the library
-            // excepted. "The rest" is every card of those zones, whatever limited the search: a
-            // search replaced by one of the library's top cards still refers to the whole library
-            // (701.23f, as its example's shuffle does), and a library a "can't search" effect kept
-            // out of the search still has its rest exiled — that part doesn't depend on searching
-            // (101.2; Leonin Arbiter's ruling: the parts that don't depend on the search still
-            // happen).
-            if specs.iter().any(|s| s.exile_rest) {
-                self.exile_rest_of_search(*searcher, *whose, &head.zones, found);
-            }
-            self.release_reveals();
-            // Knowledge Exploitation: the searcher may cast what they found, before the shuffle.
-            if !to_cast.is_empty() {
-                self.offer_cast_found(*searcher, *whose, &to_cast)?;
-            }
-            // 701.24b: shuffling and putting cards in their place in the library is one action; the
-            // top card is revealed once they are there (401.5).
-            self.hold_reveals();
-            if shuffles {
-                // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
-                let untouched = if cap.is_some() && self.bug(Mutant::MindcensorShufflesTopOnly) {
-                    mutants::below_window(&self.game, *whose, looked_at)
-                } else {
-                    Vec::new()
-                };
-                // 701.24b: cards bound for a position in the library are not part of the shuffle
-                // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
-                let shuffled_in = self.bug(Mutant::FoundCardShuffledIn);
-                // 701.23f: a capped search's "then shuffle" still refers to the whole library.
-                let clause = if cap.is_some() { "701.23f" } else { "701.24a" };
-                self.shuffle_except(
-                    *whose,
-                    &to_top.iter().map(|t| t.0).filter(|_| !shuffled_in).collect::<Vec<_>>(),
-                    clause,
-                );
-                if shuffled_in {
-                    to_top.iter_mut().for_each(|t| t.1 = 0);
-                }
-                for (o, known) in untouched {
-                    self.game.objs[o].known = known;
-                }
-            }
-            let mut group_sizes = vec![0usize; self.game.players.len()];
-            for &(o, _) in &to_top {
-                group_sizes[self.game.obj(o).owner] += 1;
-            }
-            // 401.4: cards put on top at the same time are in an order their owner chooses.
-            self.at_once(|sim| {
-                for (o, seen) in to_top {
-                    // 401.4: when two or more go on top at once their owner arranges them, seeing them.
-                    let owner = sim.game.obj(o).owner;
-                    let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
-                    sim.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
-                }
-            });
-            self.release_reveals();
         }
+        self.release_reveals();
+        let mut left = moved?;
+        // Knowledge Exploitation: the searcher may cast what they found, before the shuffle.
+        for after in &left {
+            let to_cast: Vec<ObjId> = after.to_cast.iter().copied().filter(|&o| still_found(&self.game, o)).collect();
+            if !to_cast.is_empty() {
+                self.offer_cast_found(after.searcher, after.whose, &to_cast)?;
+            }
+        }
+        // 701.24b: shuffling and putting cards in their place in the library is one action; the
+        // top card is revealed once they are there (401.5).
+        self.hold_reveals();
+        // 701.24b: cards bound for a position in the library are not part of the shuffle
+        // (mutant `found-card-shuffled-in`: they are, and nobody knows them afterwards).
+        let shuffled_in = self.bug(Mutant::FoundCardShuffledIn);
+        let kept_out: Vec<ObjId> =
+            left.iter().flat_map(|a| a.to_top.iter().map(|t| t.0)).filter(|_| !shuffled_in).collect();
+        for (after, made) in left.iter_mut().zip(&results) {
+            if !after.shuffles {
+                continue;
+            }
+            // Mutant `mindcensor-shuffles-top-only`: cards below the window keep their places.
+            let untouched = if made.cap.is_some() && self.bug(Mutant::MindcensorShufflesTopOnly) {
+                mutants::below_window(&self.game, made.whose, &made.looked_at)
+            } else {
+                Vec::new()
+            };
+            // 701.23f: a capped search's "then shuffle" still refers to the whole library.
+            let clause = if made.cap.is_some() { "701.23f" } else { "701.24a" };
+            self.shuffle_except(made.whose, &kept_out, clause);
+            if shuffled_in {
+                after.to_top.iter_mut().for_each(|t| t.1 = 0);
+            }
+            for (o, known) in untouched {
+                self.game.objs[o].known = known;
+            }
+        }
+        let to_top: Vec<(ObjId, u8)> =
+            left.into_iter().flat_map(|a| a.to_top).filter(|&(o, _)| still_found(&self.game, o)).collect();
+        let mut group_sizes = vec![0usize; self.game.players.len()];
+        for &(o, _) in &to_top {
+            group_sizes[self.game.obj(o).owner] += 1;
+        }
+        // 401.4: cards put on top at the same time are in an order their owner chooses.
+        self.at_once(|sim| {
+            for (o, seen) in to_top {
+                // 401.4: when two or more go on top at once their owner arranges them, seeing them.
+                let owner = sim.game.obj(o).owner;
+                let seen = if group_sizes[owner] > 1 { seen | bit(owner) } else { seen };
+                sim.move_card(o, ZoneRef::Library(owner), Position::Top, seen, "701.24b");
+            }
+        });
+        self.release_reveals();
         Ok(())
+    }
+
+    /// One searcher's part of the moves of a search ([`Sim::search`]), inside the batch in which
+    /// every searcher's found cards move: reveals the found cards the instruction reveals
+    /// (701.23e), applies "as enters" replacements, and puts each found card where it goes — or
+    /// into exile, when an Opposition Agent replaced that (614.1a). `leaving` is every searcher's
+    /// found cards that leave their zone in this event ([`Sim::found_cards_leaving`]). Returns what
+    /// is left for after every searcher's cards have moved: the casts and the shuffle.
+    fn move_found(
+        &mut self,
+        ctx: &Ctx,
+        specs: &[SearchSpec],
+        made: &SearchMade,
+        leaving: &[ObjId],
+    ) -> Result<AfterMoves, SimError> {
+        let SearchMade { searcher, whose, found, zones, exiled_for, controller, .. } = made;
+        let head = &specs[0];
+        // Mutant `found-card-revealed`: found cards are revealed whether or not the effect says so.
+        let reveal_all = self.bug(Mutant::FoundCardRevealed);
+        let reveals = |s: &SearchSpec| s.reveal || reveal_all;
+        let revealed: Vec<ObjId> =
+            specs.iter().zip(found).filter(|(s, _)| reveals(s)).flat_map(|(_, f)| f.iter().copied()).collect();
+        // 701.23e: found cards are revealed only when the effect says so.
+        if !revealed.is_empty() {
+            let everyone = self.game.everyone();
+            for &o in &revealed {
+                self.game.objs[o].known |= everyone;
+            }
+            let cards = revealed.iter().map(|&o| self.id(o)).collect();
+            let player = self.pname(*searcher);
+            self.emit(Event::Revealed { player, cards }, "701.23e");
+        }
+        // Mutant `banned-search-skips-shuffle`: a search a "can't" effect stopped isn't followed
+        // by its shuffle.
+        let banned = head.zones.contains(&SearchZone::Library) && !zones.contains(&SearchZone::Library);
+        // 614.1a: Opposition Agent exiles what an opponent's search of their own library finds,
+        // in every zone of that search, instead of putting it where the instruction says
+        // (mutant `opposition-agent-exile-ignored`: the cards go there anyway). Whether it
+        // does was settled when the search was made, above.
+        let exiled_for = if self.bug(Mutant::OppositionAgentExileIgnored) { &None } else { exiled_for };
+        // 723.4: the searcher's controller saw the found cards too.
+        let controller_sees = bit(*controller);
+        let shuffles = specs.iter().any(|s| s.shuffle)
+            && !self.bug(Mutant::NoShuffleAfterSearch)
+            && !(banned && self.bug(Mutant::BannedSearchSkipsShuffle));
+        // Seed 003 (R003-01): a replacement that mills while a card enters from a library
+        // doesn't mill the cards entering from it, though they are still there — nor any other
+        // card moving in this event, whichever searcher found it (`leaving`).
+        let entering: Vec<ObjId> = specs
+            .iter()
+            .zip(found)
+            .filter(|(s, _)| {
+                exiled_for.is_none() && matches!(s.to, Destination::Battlefield | Destination::BattlefieldTapped)
+            })
+            .flat_map(|(_, f)| f.iter().copied())
+            .filter(|&o| can_enter_battlefield(&self.game.obj(o).chars))
+            .collect();
+        self.apply_as_enters(&entering, leaving, *searcher)?;
+        // 614.1c: as a shock land enters, the searcher (its controller-to-be) may pay life.
+        let unpaid = self.as_enters_life_choices(&entering, *searcher)?;
+        let mut to_top = Vec::new();
+        let mut to_cast = Vec::new();
+        // Gifts Ungiven: the target player chooses which found cards go to the graveyard.
+        let chosen_for_graveyard = self.target_player_splits(ctx, specs, found, exiled_for.is_some())?;
+        // Mutant `split-destination-all-to-battlefield`: the hand's share of a search that splits
+        // its cards between the battlefield and the hand (Cultivate) goes to the battlefield.
+        let splits = specs.iter().any(|s| s.to == Destination::BattlefieldTapped)
+            && self.bug(Mutant::SplitDestinationAllToBattlefield);
+        for (spec, cards) in specs.iter().zip(found) {
+            let seen = bit(*searcher) | controller_sees | if reveals(spec) { self.game.everyone() } else { 0 };
+            let to = if splits && spec.to == Destination::Hand { Destination::BattlefieldTapped } else { spec.to };
+            for &o in cards {
+                let owner = self.game.obj(o).owner;
+                if let Some(players) = &exiled_for {
+                    self.exile_found_for(o, players, seen);
+                    continue;
+                }
+                match to {
+                    Destination::Hand => self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "701.23a"),
+                    // Through `put_into_graveyard`, as any card put into a graveyard: a
+                    // replacement may send it elsewhere (Darksteel Colossus, 614.1a) and "put
+                    // into a graveyard from anywhere" triggers see it (Guile, 603.2). The
+                    // graveyard is public, so who saw it found doesn't matter there.
+                    // Mutant `found-card-to-graveyard-unwatched`: moved there directly.
+                    Destination::Graveyard if self.bug(Mutant::FoundCardToGraveyardUnwatched) => {
+                        self.move_card(o, ZoneRef::Graveyard(owner), Position::Top, seen, "701.23a")
+                    }
+                    Destination::Graveyard => {
+                        self.put_into_graveyard(o, false, "701.23a");
+                    }
+                    Destination::Exile => self.move_card(o, ZoneRef::Exile, Position::Top, seen, "701.23a"),
+                    // 400.4a: an instant or sorcery card can't enter the battlefield; it stays.
+                    Destination::Battlefield | Destination::BattlefieldTapped
+                        if !can_enter_battlefield(&self.game.obj(o).chars) => {}
+                    Destination::Battlefield | Destination::BattlefieldTapped => {
+                        self.move_card(o, ZoneRef::Battlefield, Position::Top, seen, "701.23a");
+                        self.game.objs[o].controller = *searcher;
+                        // 110.5b: it enters untapped unless the effect says tapped (mutant
+                        // `fetched-land-enters-untapped`: the word is ignored).
+                        if to == Destination::BattlefieldTapped && !self.bug(Mutant::FetchedLandEntersUntapped) {
+                            self.game.objs[o].flags.tapped = true;
+                        }
+                        // 614.1c: its life wasn't paid, so it enters tapped.
+                        if unpaid.contains(&o) {
+                            self.game.objs[o].flags.tapped = true;
+                        }
+                    }
+                    Destination::LibraryTop => to_top.push((o, seen)),
+                    Destination::TargetPlayerChoosesForGraveyard(_) if chosen_for_graveyard.contains(&o) => {
+                        self.put_into_graveyard(o, false, "608.2d");
+                    }
+                    Destination::TargetPlayerChoosesForGraveyard(_) => {
+                        self.move_card(o, ZoneRef::Hand(owner), Position::Top, seen, "608.2d")
+                    }
+                    // Cast (or not) once every searcher's found cards are where they go ([`Sim::search`]).
+                    Destination::MayCastWithoutPaying => to_cast.push(o),
+                    Destination::ExileFaceDown => {
+                        // 406.3: face down, so no player may examine it except the one the
+                        // effect allows.
+                        self.move_card(o, ZoneRef::Exile, Position::Top, 0, "406.3");
+                        let visible = self.bug(Mutant::FaceDownExileVisible);
+                        let obj = &mut self.game.objs[o];
+                        obj.face_down = true;
+                        obj.chars = std::sync::Arc::new(crate::rules::characteristics::face_down_chars(false));
+                        obj.known = if visible { everyone_of(obj.known) } else { bit(*searcher) };
+                        obj.flags.playable_by = Some(*searcher);
+                    }
+                }
+            }
+        }
+        Ok(AfterMoves { searcher: *searcher, whose: *whose, shuffles, to_top, to_cast })
+    }
+
+    /// Every searcher's found cards that leave the zone they were found in when the found cards
+    /// move: all but a card bound for a place in its library (701.24b: it stays there until the
+    /// shuffle is done), a card the searcher may cast (it stays if not cast) and an instant or
+    /// sorcery card bound for the battlefield (400.4a: it stays). Seed 003 (R003-01): a
+    /// replacement that mills as a card enters doesn't mill the cards entering from that library,
+    /// though they are still in it; the oracle leaves out every card moving out of it in that
+    /// event (101.4), whichever searcher found it.
+    fn found_cards_leaving(&self, specs: &[SearchSpec], results: &[SearchMade]) -> Vec<ObjId> {
+        let agent_ignored = self.bug(Mutant::OppositionAgentExileIgnored);
+        let mut leaving = Vec::new();
+        for made in results {
+            let exiled = made.exiled_for.is_some() && !agent_ignored;
+            for (spec, cards) in specs.iter().zip(&made.found) {
+                leaving.extend(cards.iter().copied().filter(|&o| {
+                    exiled
+                        || match spec.to {
+                            Destination::MayCastWithoutPaying | Destination::LibraryTop => false,
+                            Destination::Battlefield | Destination::BattlefieldTapped => {
+                                can_enter_battlefield(&self.game.obj(o).chars)
+                            }
+                            _ => true,
+                        }
+                }));
+            }
+        }
+        leaving
     }
 
     /// Knowledge Exploitation: `searcher` may cast one of the `found` cards (in `whose` library)
@@ -494,9 +569,8 @@ impl Sim<'_> {
         searcher: PlayerId,
         whose: PlayerId,
         zones: &[SearchZone],
-        found: &[Vec<ObjId>],
+        found: &BTreeSet<ObjId>,
     ) {
-        let found: BTreeSet<ObjId> = found.iter().flatten().copied().collect();
         let mut rest = Vec::new();
         for &z in zones {
             // Mutant `exile-rest-spares-graveyard`: only the library's rest is exiled.
@@ -820,4 +894,36 @@ pub(crate) fn destination_zone(game: &Game, card: ObjId, to: Destination) -> Opt
         // instruction alone.
         Destination::TargetPlayerChoosesForGraveyard(_) | Destination::MayCastWithoutPaying => None,
     }
+}
+
+/// One searcher's search as made (701.23i: all searchers look, then choose in APNAP order, before
+/// any found card moves): what they looked at and found, and what was settled at that moment for
+/// the moves that follow.
+struct SearchMade {
+    searcher: PlayerId,
+    /// Whose zones were searched.
+    whose: PlayerId,
+    looked_at: Vec<ObjId>,
+    /// The 701.23f limit to the library's top cards, if any.
+    cap: Option<u32>,
+    /// The cards found, one list per merged instruction (701.23h).
+    found: Vec<Vec<ObjId>>,
+    zones: Vec<SearchZone>,
+    /// Who may play the found cards an Opposition Agent exiles instead (614.1a), when one does.
+    exiled_for: Option<BTreeSet<PlayerId>>,
+    /// Who made the search's choices and saw what it found (723.4, 723.5).
+    controller: PlayerId,
+}
+
+/// What is left of one searcher's part of a search once every searcher's found cards have moved
+/// ([`Sim::move_found`]).
+struct AfterMoves {
+    searcher: PlayerId,
+    whose: PlayerId,
+    /// Whether the instruction's "then shuffle" shuffles `whose` library.
+    shuffles: bool,
+    /// Found cards bound for the top of their owner's library, with who saw them (701.24b).
+    to_top: Vec<(ObjId, u8)>,
+    /// Found cards the searcher may cast (Knowledge Exploitation).
+    to_cast: Vec<ObjId>,
 }

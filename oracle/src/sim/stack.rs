@@ -244,7 +244,7 @@ impl Sim<'_> {
                     if crate::rules::copy::ceases_to_exist_off_the_stack(self.game.obj(obj)) {
                         self.copy_leaves_the_stack(obj);
                     } else if is_permanent(cast_face) && !all_illegal {
-                        self.apply_as_enters(&[obj], controller)?;
+                        self.apply_as_enters(&[obj], &[obj], controller)?;
                         self.move_card(obj, ZoneRef::Battlefield, Position::Top, 0, "608.3a");
                         self.game.objs[obj].controller = controller;
                     } else if crate::rules::adventure::exiled_as_it_resolves(face, !all_illegal)

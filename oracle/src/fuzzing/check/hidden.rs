@@ -107,12 +107,23 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                         })
                 };
                 // 401.4: cards a search put on top of their owner's library at the same time are
-                // arranged by that owner, who sees them.
+                // arranged by that owner, who sees them — with several searchers at once (101.4),
+                // every searcher's cards put there count.
                 let arranged = || {
-                    kind == "library" && p == owner && o.events.iter().any(|e| {
-                    moved == Some(e.step)
-                        && matches!(&e.event, Event::Searched { found, .. } if found.contains(card) && found.len() > 1)
-                })
+                    let found_in_step = || {
+                        o.events.iter().filter(|e| moved == Some(e.step)).flat_map(|e| match &e.event {
+                            Event::Searched { found, .. } => found.as_slice(),
+                            _ => &[],
+                        })
+                    };
+                    let put_here = || {
+                        o.events.iter().filter(|e| {
+                            moved == Some(e.step)
+                                && matches!(&e.event, Event::Moved { card: c, to, .. }
+                                    if to == zone && found_in_step().any(|f| f == c))
+                        })
+                    };
+                    kind == "library" && p == owner && found_in_step().any(|c| c == card) && put_here().count() > 1
                 };
                 // 400.2: a card that left a public zone was seen by every player as it moved.
                 let seen_leaving = || {
