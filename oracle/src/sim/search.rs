@@ -216,8 +216,9 @@ impl Sim<'_> {
         // a permanent one searcher put onto the battlefield sees the others' shuffles (603.2).
         let leaving = self.found_cards_leaving(specs, &results);
         // 400.7: a found card that stays where it is for now (bound for the top of its library, or
-        // to be cast) but moves before its turn comes — an "as enters" mill of this event took it
-        // — is a new object the instruction no longer refers to.
+        // to be cast) but moves in this event — an "as enters" mill of it took it — is a new
+        // object the instruction no longer refers to (checked right after the event: the
+        // shuffles that follow make new objects of the library's cards too).
         let found_as: BTreeMap<ObjId, u32> =
             results.iter().flat_map(|m| m.found.iter().flatten()).map(|&o| (o, self.game.obj(o).object_no)).collect();
         let still_found = |game: &Game, o: ObjId| found_as.get(&o) == Some(&game.obj(o).object_no);
@@ -241,11 +242,14 @@ impl Sim<'_> {
         }
         self.release_reveals();
         let mut left = moved?;
+        for after in &mut left {
+            after.to_top.retain(|&(o, _)| still_found(&self.game, o));
+            after.to_cast.retain(|&o| still_found(&self.game, o));
+        }
         // Knowledge Exploitation: the searcher may cast what they found, before the shuffle.
         for after in &left {
-            let to_cast: Vec<ObjId> = after.to_cast.iter().copied().filter(|&o| still_found(&self.game, o)).collect();
-            if !to_cast.is_empty() {
-                self.offer_cast_found(after.searcher, after.whose, &to_cast)?;
+            if !after.to_cast.is_empty() {
+                self.offer_cast_found(after.searcher, after.whose, &after.to_cast)?;
             }
         }
         // 701.24b: shuffling and putting cards in their place in the library is one action; the
@@ -276,8 +280,7 @@ impl Sim<'_> {
                 self.game.objs[o].known = known;
             }
         }
-        let to_top: Vec<(ObjId, u8)> =
-            left.into_iter().flat_map(|a| a.to_top).filter(|&(o, _)| still_found(&self.game, o)).collect();
+        let to_top: Vec<(ObjId, u8)> = left.into_iter().flat_map(|a| a.to_top).collect();
         let mut group_sizes = vec![0usize; self.game.players.len()];
         for &(o, _) in &to_top {
             group_sizes[self.game.obj(o).owner] += 1;

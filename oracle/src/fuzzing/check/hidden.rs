@@ -110,20 +110,20 @@ pub fn hidden_information(b: &Built, legal: &LegalOutcome) -> Result<(), CheckFa
                 // arranged by that owner, who sees them — with several searchers at once (101.4),
                 // every searcher's cards put there count.
                 let arranged = || {
-                    let found_in_step = || {
-                        o.events.iter().filter(|e| moved == Some(e.step)).flat_map(|e| match &e.event {
+                    if kind != "library" || p != owner {
+                        return false;
+                    }
+                    let in_step = || o.events.iter().filter(|e| moved == Some(e.step));
+                    let found: Vec<&String> = in_step()
+                        .flat_map(|e| match &e.event {
                             Event::Searched { found, .. } => found.as_slice(),
                             _ => &[],
                         })
-                    };
-                    let put_here = || {
-                        o.events.iter().filter(|e| {
-                            moved == Some(e.step)
-                                && matches!(&e.event, Event::Moved { card: c, to, .. }
-                                    if to == zone && found_in_step().any(|f| f == c))
-                        })
-                    };
-                    kind == "library" && p == owner && found_in_step().any(|c| c == card) && put_here().count() > 1
+                        .collect();
+                    let put_here = in_step()
+                        .filter(|e| matches!(&e.event, Event::Moved { card: c, to, .. } if to == zone && found.contains(&c)))
+                        .count();
+                    found.contains(&card) && put_here > 1
                 };
                 // 400.2: a card that left a public zone was seen by every player as it moved.
                 let seen_leaving = || {
