@@ -334,7 +334,7 @@ impl Sim<'_> {
         // 614.1a: Opposition Agent exiles what an opponent's search of their own library finds,
         // in every zone of that search, instead of putting it where the instruction says
         // (mutant `opposition-agent-exile-ignored`: the cards go there anyway). Whether it
-        // does was settled when the search was made, above.
+        // does was settled when the search was made ([`Sim::search`]).
         let exiled_for = if self.bug(Mutant::OppositionAgentExileIgnored) { &None } else { exiled_for };
         // 723.4: the searcher's controller saw the found cards too.
         let controller_sees = bit(*controller);
