@@ -112,19 +112,15 @@ impl Sim<'_> {
                 })
                 .collect();
             let joint_min = joint_minimum(&mut parts);
-            // 723.5: a player controlling the searcher makes the choices (Opposition Agent; mutant
-            // `opposition-agent-searcher-chooses`: the searcher keeps them).
-            let chooser = if self.bug(Mutant::OppositionAgentSearcherChooses) {
-                searcher
-            } else {
-                search_chooser(&self.game, searcher, whose, &zones)
-            };
             // 101.4, 701.23i: the searches are made at once, before any found card moves, so what
             // replaces this searcher's moves and who controls them is settled now: an Opposition
             // Agent an earlier searcher's part puts onto the battlefield doesn't exile what this
             // searcher found (it wasn't there while they searched).
             let exiled_for = found_cards_exiled_for(&self.game, searcher, whose, &zones);
             let controller = search_chooser(&self.game, searcher, whose, &zones);
+            // 723.5: a player controlling the searcher makes the choices (Opposition Agent; mutant
+            // `opposition-agent-searcher-chooses`: the searcher keeps them).
+            let chooser = if self.bug(Mutant::OppositionAgentSearcherChooses) { searcher } else { controller };
             let decision = Decision::Find {
                 searcher,
                 chooser,
