@@ -228,7 +228,7 @@ pub fn explore(setup: &Setup, run_limit: usize) -> Result<Exploration, SimError>
 /// [`explore`], stopping with [`SimError::TooLarge`] when the distinct outcomes take more than
 /// about `max_bytes`.
 pub fn explore_bounded(setup: &Setup, run_limit: usize, max_bytes: usize) -> Result<Exploration, SimError> {
-    explore_until(setup, run_limit, max_bytes, |_| false)
+    explore_until(setup, run_limit, max_bytes, None)
 }
 
 /// Whether `observed` is one of the legal outcomes of `setup` (as
@@ -239,7 +239,7 @@ pub fn explore_contains(setup: &Setup, run_limit: usize, observed: &Outcome) -> 
     // The observation in the canonical form of each set of fixed positions met so far.
     let mut canonical: Vec<(BTreeMap<String, FixedPositions>, Outcome)> = Vec::new();
     let mut found = false;
-    explore_until(setup, run_limit, DEFAULT_OUTCOME_BYTES, |legal| {
+    let mut stop = |legal: &LegalOutcome| {
         let as_legal = match canonical.iter().find(|(fixed, _)| *fixed == legal.fixed) {
             Some((_, c)) => c,
             None => {
@@ -249,17 +249,18 @@ pub fn explore_contains(setup: &Setup, run_limit: usize, observed: &Outcome) -> 
         };
         found = *as_legal == legal.outcome;
         found
-    })?;
+    };
+    explore_until(setup, run_limit, DEFAULT_OUTCOME_BYTES, Some(&mut stop))?;
     Ok(found)
 }
 
-/// [`explore_bounded`] that stops early, with the outcomes so far, once `stop` says so of a newly
-/// found distinct outcome.
+/// [`explore_bounded`] that stops early, with the outcomes so far, once `stop` (if given) says so
+/// of a newly found distinct outcome.
 fn explore_until(
     setup: &Setup,
     run_limit: usize,
     max_bytes: usize,
-    mut stop: impl FnMut(&LegalOutcome) -> bool,
+    mut stop: Option<&mut dyn FnMut(&LegalOutcome) -> bool>,
 ) -> Result<Exploration, SimError> {
     let mut result = Exploration::default();
     let mut bytes = 0usize;
@@ -280,17 +281,29 @@ fn explore_until(
         let outcome = sim.into_outcome();
         ran.map_err(|e| blame_script(e, decider.last))?;
         result.runs += 1;
-        if !result.outcomes.contains_key(&outcome.outcome) {
-            bytes += outcome_bytes(&outcome);
+        // Without `stop`, one lookup: the insertion (most runs give a new outcome). With it, the
+        // outcome is looked up first, so that `stop` sees only new ones.
+        let new = match &mut stop {
+            None => {
+                let size = outcome_bytes(&outcome);
+                result.outcomes.insert(outcome).then_some((size, false))
+            }
+            Some(stop) if !result.outcomes.contains_key(&outcome.outcome) => {
+                let (size, done) = (outcome_bytes(&outcome), stop(&outcome));
+                result.outcomes.insert(outcome);
+                Some((size, done))
+            }
+            Some(_) => None,
+        };
+        if let Some((size, done)) = new {
+            bytes += size;
             if bytes > max_bytes {
                 return Err(SimError::TooLarge(format!(
                     "its outcomes take more than {} MiB ({} distinct so far)",
                     max_bytes >> 20,
-                    result.outcomes.len()
+                    result.outcomes.len() - 1
                 )));
             }
-            let done = stop(&outcome);
-            result.outcomes.insert(outcome);
             if done {
                 return Ok(result);
             }

@@ -314,7 +314,7 @@ pub struct Outcome {
 /// Positions of a library that the rules fix; the rest of it is in random order. For a
 /// graveyard, its groups from the top: every card is in one (400.5), and a group of more than
 /// one is a set of cards put there at once, in an order their owner chose.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema, Default)]
 pub struct FixedPositions {
     /// Groups at the top, top first: a group of one is a fixed position; a larger group is a set
     /// of cards put there at once, in an order their owner chose (401.4).

@@ -281,12 +281,17 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
                 .into(),
         });
     }
-    // Syntax errors are reported before schema errors: serde would otherwise report a field
-    // missing from the part it could read. A document that deserializes has valid syntax, so the
-    // untyped parse that finds the syntax error only runs when the typed one fails (parsing every
-    // scenario twice was a sixth of `check`'s time).
+    // A syntax error is reported before a schema error that a document cut short could cause:
+    // serde_norway reads the events up to a syntax error and deserializes them, so a mapping the
+    // error closed early is reported as missing a field. Only an untyped second reading finds
+    // that later syntax error (serde_norway drops it when deserializing fails). A document that
+    // deserializes has valid syntax, and an error that the node it is about settles by itself (see
+    // `is_about_one_node_read`) is a real error before any syntax error, so neither is read twice:
+    // parsing every scenario twice was a sixth of `check`'s time, and half of what a malformed
+    // document costs the `scenario_yaml` fuzz target.
     let scenario: Scenario = match from_yaml(source) {
         Ok(scenario) => scenario,
+        Err(schema) if is_about_one_node_read(&schema.to_string()) => return Err(located(schema)),
         Err(schema) => {
             serde_yaml::from_str::<serde_yaml::Value>(source).map_err(located)?;
             return Err(located(schema));
@@ -294,6 +299,24 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
     };
     let setup = Builder::new(&scenario, pool).build().map_err(|e| e.located(id, source))?;
     Ok(Loaded { id: id.to_string(), scenario, setup, source: source.to_string() })
+}
+
+/// True for a serde error that the node it is about settles by itself: a key or enum variant the
+/// type doesn't have, or a value of the wrong type (a map where a string belongs: the node's first
+/// event settles it) or form. The reader got to that node before any syntax error in the text
+/// (serde_norway keeps no events past one), and nothing after the node can change the error, so
+/// it is reported as it is. Every other error (a missing field, a wrong number of entries, a field
+/// written twice, an error serde_norway raised at a syntax error, any message this doesn't know)
+/// may come from the document being cut short, and [`load_str`] looks for a syntax error first.
+/// `shown` is the error as displayed: its message may follow the path of the node (`steps[1]:
+/// unknown variant ...`).
+fn is_about_one_node_read(shown: &str) -> bool {
+    const ONE_NODE: [&str; 4] = ["unknown field `", "unknown variant `", "invalid type: ", "invalid value: "];
+    let message = match shown.split_once(": ") {
+        Some((path, rest)) if !ONE_NODE.iter().any(|start| shown.starts_with(start)) && !path.contains(' ') => rest,
+        _ => shown,
+    };
+    ONE_NODE.iter().any(|start| message.starts_with(start))
 }
 
 /// Builds a scenario made in code (generators, tests, benchmarks). Errors are located in the
@@ -311,6 +334,35 @@ pub fn is_run_time_id(setup: &Setup, id: &str) -> bool {
         return true;
     }
     id.rsplit_once("-copy-").is_some_and(|(of, n)| n.parse::<u32>().is_ok_and(|n| n > 0) && setup.ids.contains_key(of))
+}
+
+#[cfg(test)]
+mod load_error_order_tests {
+    use super::is_about_one_node_read;
+
+    /// Errors about a node read in full are told from those a cut-short document could cause,
+    /// with or without the path serde_norway puts first.
+    #[test]
+    fn tells_errors_about_one_node_from_the_others() {
+        for one_node in [
+            "unknown field `playres`, expected one of `title`, `rules`",
+            "steps[1]: unknown variant `resolv`, expected one of `cast`",
+            "rules: invalid type: string \"701.23b\", expected a sequence",
+            "players[0].life: invalid value: integer `-1`, expected u32",
+        ] {
+            assert!(is_about_one_node_read(one_node), "{one_node}");
+        }
+        for other in [
+            "missing field `title`",
+            "source: missing field `reference`",
+            "duplicate field `title`",
+            "steps[0]: invalid length 2, expected map containing 1 entry",
+            "did not find expected key at line 12 column 2, while parsing a block mapping at line 7 column 1",
+            "a key with spaces: unknown field `x`",
+        ] {
+            assert!(!is_about_one_node_read(other), "{other}");
+        }
+    }
 }
 
 #[cfg(test)]
