@@ -286,12 +286,12 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
     // error closed early is reported as missing a field. Only an untyped second reading finds
     // that later syntax error (serde_norway drops it when deserializing fails). A document that
     // deserializes has valid syntax, and an error that the node it is about settles by itself (see
-    // `is_about_one_node_read`) is a real error before any syntax error, so neither is read twice:
+    // `is_settled_by_its_node`) is a real error before any syntax error, so neither is read twice:
     // parsing every scenario twice was a sixth of `check`'s time, and half of what a malformed
     // document costs the `scenario_yaml` fuzz target.
     let scenario: Scenario = match from_yaml(source) {
         Ok(scenario) => scenario,
-        Err(schema) if is_about_one_node_read(&schema.to_string()) => return Err(located(schema)),
+        Err(schema) if is_settled_by_its_node(&schema.to_string()) => return Err(located(schema)),
         Err(schema) => {
             serde_yaml::from_str::<serde_yaml::Value>(source).map_err(located)?;
             return Err(located(schema));
@@ -310,13 +310,13 @@ pub fn load_str(id: &str, source: &str, pool: &CardPool) -> Result<Loaded, LoadE
 /// may come from the document being cut short, and [`load_str`] looks for a syntax error first.
 /// `shown` is the error as displayed: its message may follow the path of the node (`steps[1]:
 /// unknown variant ...`).
-fn is_about_one_node_read(shown: &str) -> bool {
-    const ONE_NODE: [&str; 4] = ["unknown field `", "unknown variant `", "invalid type: ", "invalid value: "];
+fn is_settled_by_its_node(shown: &str) -> bool {
+    const SETTLED: [&str; 4] = ["unknown field `", "unknown variant `", "invalid type: ", "invalid value: "];
     let message = match shown.split_once(": ") {
-        Some((path, rest)) if !ONE_NODE.iter().any(|start| shown.starts_with(start)) && !path.contains(' ') => rest,
+        Some((path, rest)) if !SETTLED.iter().any(|start| shown.starts_with(start)) && !path.contains(' ') => rest,
         _ => shown,
     };
-    ONE_NODE.iter().any(|start| message.starts_with(start))
+    SETTLED.iter().any(|start| message.starts_with(start))
 }
 
 /// Builds a scenario made in code (generators, tests, benchmarks). Errors are located in the
@@ -338,19 +338,19 @@ pub fn is_run_time_id(setup: &Setup, id: &str) -> bool {
 
 #[cfg(test)]
 mod load_error_order_tests {
-    use super::is_about_one_node_read;
+    use super::is_settled_by_its_node;
 
-    /// Errors about a node read in full are told from those a cut-short document could cause,
+    /// Errors their own node settles are told from those a cut-short document could cause,
     /// with or without the path serde_norway puts first.
     #[test]
-    fn tells_errors_about_one_node_from_the_others() {
-        for one_node in [
+    fn tells_errors_their_node_settles_from_the_others() {
+        for settled in [
             "unknown field `playres`, expected one of `title`, `rules`",
             "steps[1]: unknown variant `resolv`, expected one of `cast`",
             "rules: invalid type: string \"701.23b\", expected a sequence",
             "players[0].life: invalid value: integer `-1`, expected u32",
         ] {
-            assert!(is_about_one_node_read(one_node), "{one_node}");
+            assert!(is_settled_by_its_node(settled), "{settled}");
         }
         for other in [
             "missing field `title`",
@@ -360,7 +360,7 @@ mod load_error_order_tests {
             "did not find expected key at line 12 column 2, while parsing a block mapping at line 7 column 1",
             "a key with spaces: unknown field `x`",
         ] {
-            assert!(!is_about_one_node_read(other), "{other}");
+            assert!(!is_settled_by_its_node(other), "{other}");
         }
     }
 }
