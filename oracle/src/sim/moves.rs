@@ -471,8 +471,8 @@ impl Sim<'_> {
     }
 
     /// "As this enters, mill N" replacements of permanents about to enter together (614.1c). The
-    /// cards `leaving` their libraries in the same event (the entering ones among them) are set
-    /// aside from their libraries first, so a mill can't take them.
+    /// cards `leaving` their libraries in the same event, which include every `entering` one, are
+    /// set aside from their libraries first, so a mill can't take them.
     pub(crate) fn apply_as_enters(
         &mut self,
         entering: &[ObjId],
@@ -491,7 +491,8 @@ impl Sim<'_> {
         if mills.is_empty() {
             return Ok(());
         }
-        for &o in entering.iter().chain(leaving) {
+        debug_assert!(entering.iter().all(|o| leaving.contains(o)), "an entering card is leaving its zone too");
+        for &o in leaving {
             if let ZoneRef::Library(p) = self.game.obj(o).zone {
                 let list = self.game.zone_mut(ZoneRef::Library(p));
                 if let Some(idx) = list.iter().position(|&c| c == o) {
