@@ -380,7 +380,7 @@ fn zone_differences(
             continue; // already reported card by card
         }
         let len = w.len();
-        for range in fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)) {
+        for range in fixed.top_ranges(len).chain(fixed.bottom_ranges(len)) {
             // Each group holds the right cards (they are sorted within a group by canonical form).
             if w[range.clone()] != g[range.clone()] {
                 // 400.5: a graveyard's order can't be changed (only a group put there at once is

@@ -37,8 +37,7 @@ pub(super) fn library_matches(
     let id = |o: ObjId| &*game.obj(o).id;
     let top = fixed.top().min(len);
     let bottom = fixed.bottom().min(len - top);
-    let groups: Vec<std::ops::Range<usize>> =
-        fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)).collect();
+    let groups: Vec<std::ops::Range<usize>> = fixed.top_ranges(len).chain(fixed.bottom_ranges(len)).collect();
     if !groups.iter().all(|r| same_ids_sorted(want[r.clone()].iter().map(|&o| id(o)), &got[r.clone()])) {
         return false;
     }

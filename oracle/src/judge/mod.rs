@@ -250,8 +250,8 @@ struct Replay {
 }
 
 /// One replay with the given reading of the log and splits; with `count_splits` off, a merged
-/// search's splits other than the first are not worked out (`Replay::splits_uncounted` says
-/// whether there was one), so `split_counts` holds 1 for it.
+/// search's splits other than the first are not worked out unless it found only a few cards
+/// (`Replay::splits_uncounted` says whether there was one), so `split_counts` holds 1 for it.
 fn judge_with_splits(
     setup: &Setup,
     observed: &Outcome,

@@ -52,9 +52,14 @@ impl ZoneRef {
 
     /// The zone's name in scenarios and outcomes: `exile`, or `Bob.library` for a player's zone.
     pub fn display(self, names: &[String]) -> String {
+        self.display_with(|p| names.get(p).map(String::as_str))
+    }
+
+    /// [`ZoneRef::display`] with each player's name given by `name` (`None`: no such player).
+    fn display_with<'n>(self, name: impl Fn(PlayerId) -> Option<&'n str>) -> String {
         // Built by hand rather than with `format!`: every outcome names every zone this way.
         let own = |p: PlayerId, z: &str| {
-            let who = names.get(p).map_or("?", |s| s);
+            let who = name(p).unwrap_or("?");
             let mut out = String::with_capacity(who.len() + 1 + z.len());
             out.push_str(who);
             out.push('.');
@@ -523,6 +528,12 @@ impl Game {
     /// Player names, by seat.
     pub fn names(&self) -> Vec<String> {
         self.players.iter().map(|p| p.name.clone()).collect()
+    }
+
+    /// `zone`'s name ([`ZoneRef::display`]) in this game, without listing the players' names
+    /// first: the simulator names two zones for every card it moves.
+    pub fn zone_name(&self, zone: ZoneRef) -> String {
+        zone.display_with(|p| self.players.get(p).map(|player| player.name.as_str()))
     }
 
     /// Bit set with every player.

@@ -22,7 +22,7 @@ pub fn concretize(legal: &LegalOutcome, seed: u64) -> Outcome {
             let len = cards.len();
             let top = fixed.top().min(len);
             let bottom = fixed.bottom().min(len - top);
-            for range in fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)) {
+            for range in fixed.top_ranges(len).chain(fixed.bottom_ranges(len)) {
                 cards[range].shuffle(&mut rng);
             }
             cards[top..len - bottom].shuffle(&mut rng);

@@ -331,7 +331,7 @@ impl FixedPositions {
     }
 
     /// The top groups as index ranges, clipped to a library of `len` cards.
-    pub fn top_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
+    pub fn top_ranges(&self, len: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
         crate::rules::shuffle::group_ranges(&self.top_groups, len)
     }
 
@@ -341,13 +341,11 @@ impl FixedPositions {
     }
 
     /// The bottom groups as index ranges in a library of `len` cards, below the top groups.
-    pub fn bottom_ranges(&self, len: usize) -> Vec<std::ops::Range<usize>> {
+    pub fn bottom_ranges(&self, len: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
         let top = self.top().min(len);
         let start = len - self.bottom().min(len - top);
         crate::rules::shuffle::group_ranges(&self.bottom_groups, len - start)
-            .into_iter()
-            .map(|r| r.start + start..r.end + start)
-            .collect()
+            .map(move |r| r.start + start..r.end + start)
     }
 }
 
@@ -369,7 +367,7 @@ pub fn canonical_library(cards: &mut [String], fixed: &FixedPositions) {
     let len = cards.len();
     let top = fixed.top().min(len);
     let bottom = fixed.bottom().min(len - top);
-    for range in fixed.top_ranges(len).into_iter().chain(fixed.bottom_ranges(len)) {
+    for range in fixed.top_ranges(len).chain(fixed.bottom_ranges(len)) {
         cards[range].sort_unstable();
     }
     cards[top..len - bottom].sort_unstable();
@@ -600,16 +598,15 @@ fn zones_match_canonical_apart<A>(
         let same = if zone.ends_with(".library") {
             let f = fixed.get(zone).unwrap_or(&nothing_fixed);
             let (top, bottom) = (f.top().min(len), f.bottom().min(len - f.top().min(len)));
-            let groups = f.top_ranges(len).into_iter().chain(f.bottom_ranges(len));
+            let groups = f.top_ranges(len).chain(f.bottom_ranges(len));
             // Cards outside every range and the middle: the canonical form sorts the middle only.
             groups.chain(std::iter::once(top..len - bottom)).all(|r| same_sorted(&want[r.clone()], &got[r]))
-                && same_outside(want, got, f.top_ranges(len).into_iter().chain(f.bottom_ranges(len)), top..len - bottom)
+                && same_outside(want, got, f.top_ranges(len).chain(f.bottom_ranges(len)), top..len - bottom)
         } else if zone.ends_with(".graveyard") {
             match fixed.get(zone) {
                 Some(g) => {
-                    let ranges = g.top_ranges(len);
-                    ranges.iter().all(|r| same_sorted(&want[r.clone()], &got[r.clone()]))
-                        && same_outside(want, got, ranges.into_iter(), 0..0)
+                    g.top_ranges(len).all(|r| same_sorted(&want[r.clone()], &got[r]))
+                        && same_outside(want, got, g.top_ranges(len), 0..0)
                 }
                 None => want == got,
             }

@@ -200,8 +200,9 @@ pub use crate::cards::def::ADVENTURE;
 
 /// The face being cast: a half of a split card (709.3), the whole card, or — fused — both halves
 /// at once, whose characteristics on the stack are the two halves combined (709.4d) and whose
-/// instructions are the left half's then the right half's (702.102d).
-pub fn face_def(def: &CardDef, face: Option<usize>) -> CardDef {
+/// instructions are the left half's then the right half's (702.102d). Borrowed unless fused: every
+/// spell cast and resolved asks for its face.
+pub fn face_def(def: &CardDef, face: Option<usize>) -> std::borrow::Cow<'_, CardDef> {
     match face {
         Some(FUSED) if def.is_split() => {
             let mut spell = crate::cards::def::SpellAbility::default();
@@ -212,16 +213,16 @@ pub fn face_def(def: &CardDef, face: Option<usize>) -> CardDef {
                 }
             }
             let unmodelled = def.split.iter().find_map(|h| h.unmodelled.clone());
-            CardDef {
+            std::borrow::Cow::Owned(CardDef {
                 name: def.name.clone(),
                 mana_cost: Some(def.split.iter().filter_map(|h| h.mana_cost.clone()).collect::<String>()),
                 types: def.split.iter().flat_map(|h| h.types.iter().copied()).collect(),
                 spell: Some(spell),
                 unmodelled,
                 ..CardDef::default()
-            }
+            })
         }
-        f => def.cast_face(f).clone(),
+        f => std::borrow::Cow::Borrowed(def.cast_face(f)),
     }
 }
 

@@ -72,6 +72,12 @@ pub fn library_caps(game: &Game, searcher: PlayerId) -> Vec<u32> {
     caps.into_iter().collect()
 }
 
+/// Whether a library-search limit applies to `searcher` ([`library_caps`] is not empty), without
+/// listing the limits: every search's clause asks it of every player.
+pub fn has_library_cap(game: &Game, searcher: PlayerId) -> bool {
+    search_limits(game).any(|(_, applies_to, controller)| relation_holds(applies_to, controller, searcher))
+}
+
 /// Every library-search limit on the battlefield (701.23f), whomever it applies to: each limit
 /// once, smallest first.
 pub fn library_caps_in_play(game: &Game) -> Vec<u32> {
@@ -1137,7 +1143,7 @@ fn place(
 pub fn search_clause(game: &Game, specs: &[SearchSpec], cap: Option<u32>, whose: PlayerId) -> &'static str {
     let head = &specs[0];
     let library = head.zones.contains(&SearchZone::Library);
-    let limiter = library && (0..game.players.len()).any(|p| !library_caps(game, p).is_empty());
+    let limiter = library && (0..game.players.len()).any(|p| has_library_cap(game, p));
     if cap.is_some() || limiter {
         "701.23f"
     } else if specs.len() > 1 {

@@ -64,15 +64,12 @@ pub fn library_segments(game: &Game, player: PlayerId) -> Vec<Vec<ObjId>> {
     let len = cards.len();
     let top = shape.top_fixed().min(len);
     let bottom = shape.bottom_fixed().min(len - top);
-    let mut out: Vec<Vec<ObjId>> =
-        group_ranges(&shape.top_groups, top).into_iter().map(|r| cards[r].to_vec()).collect();
+    let mut out: Vec<Vec<ObjId>> = group_ranges(&shape.top_groups, top).map(|r| cards[r].to_vec()).collect();
     if top < len - bottom {
         out.push(cards[top..len - bottom].to_vec());
     }
     let start = len - bottom;
-    out.extend(
-        group_ranges(&shape.bottom_groups, bottom).into_iter().map(|r| cards[r.start + start..r.end + start].to_vec()),
-    );
+    out.extend(group_ranges(&shape.bottom_groups, bottom).map(|r| cards[r.start + start..r.end + start].to_vec()));
     out
 }
 
@@ -100,17 +97,15 @@ pub fn settle_top_of_segment(game: &mut Game, player: PlayerId, segment: usize, 
     }
 }
 
-/// Consecutive groups of the given sizes as index ranges from 0, clipped to `len`.
-pub fn group_ranges(sizes: &[usize], len: usize) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for &g in sizes {
-        let end = (start + g).min(len);
-        if start >= end {
-            break;
-        }
-        out.push(start..end);
-        start = end;
-    }
-    out
+/// Consecutive groups of the given sizes as index ranges from 0, clipped to `len` (an iterator:
+/// every outcome's canonical form walks its libraries' and graveyards' groups).
+pub fn group_ranges(sizes: &[usize], len: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    sizes
+        .iter()
+        .scan(0usize, move |start, &g| {
+            let range = *start..(*start + g).min(len);
+            *start = range.end;
+            Some(range)
+        })
+        .take_while(|range| !range.is_empty())
 }

@@ -14,7 +14,6 @@ use crate::rules::zones::{Position, move_object};
 impl Sim<'_> {
     /// Moves a card and logs it; `clause` is the rule or instruction responsible.
     pub(crate) fn move_card(&mut self, obj: ObjId, to: ZoneRef, position: Position, seen_by: u8, clause: &'static str) {
-        let names = self.names();
         let from = self.game.obj(obj).zone;
         let old_no = self.game.obj(obj).object_no;
         let last = LastOnBattlefield {
@@ -35,7 +34,7 @@ impl Sim<'_> {
         // counters after the move (702.62a).
         self.game.objs[obj].flags.unset(|f| f.time_counters = 0);
         let card = self.id(obj);
-        self.emit(Event::Moved { card, from: from.display(&names), to: to.display(&names) }, clause);
+        self.emit(Event::Moved { card, from: self.game.zone_name(from), to: self.game.zone_name(to) }, clause);
         // 702.69a: gravestorm counts every permanent put into a graveyard from the battlefield this
         // turn, whoever controlled it, a token too (the Follow the Bodies rulings, 2024-02-09).
         if crate::rules::gravestorm::counts_move(from, to) {
@@ -662,9 +661,12 @@ impl Sim<'_> {
     /// cast or an ability activated, 401.5), and after every step and resolution.
     pub(crate) fn apply_reveal_statics(&mut self) -> Result<(), SimError> {
         use crate::cards::instructions::StaticAbility;
+        use crate::rules::apnap::bit;
         let n = self.game.players.len();
-        let mut hands_revealed = vec![false; n];
-        let mut top_revealed = vec![false; n];
+        // A bit per player (as `Obj::known`): this runs after every move, and two vectors a call
+        // were 1% of the `search_request` fuzz target's instructions.
+        let mut hands_revealed = 0u8;
+        let mut top_revealed = 0u8;
         for &p in self.game.zone(ZoneRef::Battlefield) {
             let o = self.game.obj(p);
             if o.face_down {
@@ -675,10 +677,10 @@ impl Sim<'_> {
                     match s {
                         StaticAbility::OpponentsPlayWithHandsRevealed => {
                             for q in crate::rules::apnap::opponents(o.controller, n) {
-                                hands_revealed[q] = true;
+                                hands_revealed |= bit(q);
                             }
                         }
-                        StaticAbility::TopCardOfLibraryRevealed => top_revealed[o.controller] = true,
+                        StaticAbility::TopCardOfLibraryRevealed => top_revealed |= bit(o.controller),
                         StaticAbility::PlayersCantCycle
                         | StaticAbility::BeginOnBattlefield
                         | StaticAbility::CastSpellsAsThoughFlash
@@ -694,18 +696,17 @@ impl Sim<'_> {
             }
         }
         let everyone = self.game.everyone();
-        for (p, &revealed) in hands_revealed.iter().enumerate() {
-            if revealed {
-                for o in self.game.zone(ZoneRef::Hand(p)).to_vec() {
-                    self.game.objs[o].known |= everyone;
-                }
+        for p in (0..n).filter(|&p| hands_revealed & bit(p) != 0) {
+            for o in self.game.zone(ZoneRef::Hand(p)).to_vec() {
+                self.game.objs[o].known |= everyone;
             }
         }
-        self.top_reveals_seen |= top_revealed.contains(&true);
+        self.top_reveals_seen |= top_revealed != 0;
         if !self.top_reveals_seen {
             return Ok(());
         }
-        for (p, &on) in top_revealed.iter().enumerate() {
+        for p in 0..n {
+            let on = top_revealed & bit(p) != 0;
             let zone = ZoneRef::Library(p);
             // The top card, fixed where chance decides it (a shuffled library): it stays on top.
             let top = if on && !self.game.zone(zone).is_empty() {

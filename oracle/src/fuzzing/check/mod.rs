@@ -50,6 +50,9 @@ pub struct Built {
     /// The case's search instructions ([`FuzzCase::specs`]), made once: the checks read them
     /// for every outcome, many times each.
     specs: Vec<SearchSpec>,
+    /// The scenario's objects by card id, hashed: the checks look up cards by id for every card
+    /// of every outcome, and the scenario's sorted ids compared strings several times a lookup.
+    objs: crate::model::FastMap<String, crate::model::ObjId>,
 }
 
 impl Built {
@@ -58,7 +61,9 @@ impl Built {
         let loaded = load_scenario("generated", case.scenario(), pool())
             .map_err(|e| fail("generator", format!("the generator made a scenario the loader rejects: {e}")))?;
         let specs = case.specs();
-        Ok(Built { case, loaded, specs })
+        let mut objs = crate::model::fast_map(loaded.setup.ids.len());
+        objs.extend(loaded.setup.ids.iter().map(|(id, &o)| (id.clone(), o)));
+        Ok(Built { case, loaded, specs, objs })
     }
 
     /// The case's search instructions, in order ([`FuzzCase::specs`]).
@@ -71,7 +76,7 @@ impl Built {
     }
 
     fn obj(&self, id: &str) -> Option<&crate::model::Obj> {
-        self.setup().ids.get(id).map(|&o| self.setup().game.obj(o))
+        self.objs.get(id).map(|&o| self.setup().game.obj(o))
     }
 
     /// The step in which the search resolves.

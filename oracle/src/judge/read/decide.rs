@@ -10,6 +10,13 @@ use crate::rules::search::assign_parts;
 use crate::rules::verdicts;
 use crate::sim::{Choice, Decider, Decision, MayAbout, SimError};
 
+/// The most found cards of a merged search whose splits are counted even in a replay made
+/// without `count_splits`. Listing the splits of a small find costs less than the second replay
+/// `judge` otherwise makes to count them when the first doesn't match, and most rejected
+/// observations of the `search_request` fuzz target took that second replay (issue 13); a large
+/// find's splits (the `zone_state` target's hundreds of cards) are still listed only when needed.
+const SPLITS_COUNTED_AT_ONCE: usize = 8;
+
 impl Decider for Observed<'_> {
     /// The replay showed cards: the observed log's matching entry is accounted for, so a later
     /// chance node ([`Decision::Random`] for a reveal or a look) reads the entries after it.
@@ -110,8 +117,7 @@ impl Decider for Observed<'_> {
 
     fn decide(&mut self, game: &Game, step: usize, decision: &Decision) -> Result<Choice, SimError> {
         self.record_legal(game, step, decision);
-        let names = game.names();
-        let name = |p: usize| names[p].clone();
+        let name = |p: usize| game.players[p].name.clone();
         match decision {
             // Each "yes" claims the log entry it corresponds to, so a second "may" in the same step
             // needs a second entry.
@@ -276,7 +282,7 @@ impl Decider for Observed<'_> {
                 };
                 let guide = Guide { to: guide_to, reveal, destination: &destination, revealed: &shown };
                 let guided = guided_split(game, &cards, parts, &guide, &names);
-                if !self.count_splits {
+                if !self.count_splits && cards.len() > SPLITS_COUNTED_AT_ONCE {
                     // Only the split the replay takes first (the one below, before any other is
                     // listed); the count stands at 1 until the replay is made again counting.
                     let split = guided.unwrap_or_else(|| assign_parts(game, &cards, parts));
@@ -325,7 +331,7 @@ impl Decider for Observed<'_> {
                             !used[k]
                                 && *game.obj(src).id == **source
                                 && (on.is_empty() || event == on.as_str())
-                                && by.map(|p| names[p].as_str()) == player.as_deref()
+                                && by.map(|p| game.players[p].name.as_str()) == player.as_deref()
                         })
                     {
                         used[k] = true;
@@ -569,7 +575,7 @@ impl Decider for Observed<'_> {
                 // library doesn't show in the log, so the others are replayed when the first
                 // doesn't match (as merged-search splits are).
                 let id = game.obj(*card).id_string();
-                let from = game.obj(*card).zone.display(&game.names());
+                let from = game.zone_name(game.obj(*card).zone);
                 let to = self.destination(step, &id, &from).unwrap_or_default();
                 let revealed = self.events.iter().any(|e| {
                     e.step == step && matches!(&e.event, Event::Revealed { cards, .. } if cards.contains(&id))
@@ -590,7 +596,7 @@ impl Decider for Observed<'_> {
                 // 601.2h: the order the log shows each part being paid in; the other orders are
                 // replayed when that one doesn't match.
                 use crate::rules::casting::CostPart;
-                let library = ZoneRef::Library(*player).display(&names);
+                let library = game.zone_name(ZoneRef::Library(*player));
                 let first_at = |part: &CostPart| -> usize {
                     let hit = |e: &Event| match (part, e) {
                         (CostPart::DiscardThis(c) | CostPart::Discard(c), Event::Discarded { card, .. })
@@ -614,11 +620,11 @@ impl Decider for Observed<'_> {
                 Ok(Choice::Order(self.pick_alternative(&orders).clone()))
             }
             Decision::Random { player, purpose, from, count } => {
-                let library = ZoneRef::Library(*player).display(&names);
+                let library = game.zone_name(ZoneRef::Library(*player));
                 let from_ids: BTreeSet<&str> = from.iter().map(|&o| game.obj(o).id.as_ref()).collect();
                 let mut picked: Vec<ObjId> = Vec::new();
                 if *purpose == "draw" {
-                    let hand = ZoneRef::Hand(*player).display(&names);
+                    let hand = game.zone_name(ZoneRef::Hand(*player));
                     if let Some(Event::Moved { card, .. }) = self.take_any(step, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to == hand && from_ids.contains(card.as_str())))
                     {
                         picked.push(self.obj(&card, step)?);
@@ -627,7 +633,7 @@ impl Decider for Observed<'_> {
                     // Milled cards are the ones the log moves from this library to a graveyard
                     // (or where a replacement sent them) in this step — not into the hand, which
                     // is a draw.
-                    let hand = ZoneRef::Hand(*player).display(&names);
+                    let hand = game.zone_name(ZoneRef::Hand(*player));
                     let milled = self.take_some(step, *count, |e| matches!(e, Event::Moved { card, from, to } if *from == library && *to != hand && from_ids.contains(card.as_str())));
                     for e in milled {
                         if let Event::Moved { card, .. } = e {

@@ -50,7 +50,8 @@ pub(super) struct Observed<'a> {
     pub(super) split_counts: Vec<usize>,
     /// Whether to work out every legal split of each merged search (`split_counts`), or only the
     /// one the replay takes first: only a replay that doesn't match the observation needs the
-    /// others (`judge_reading`).
+    /// others (`judge_reading`). Off, a search that found few cards has its splits worked out all
+    /// the same (`SPLITS_COUNTED_AT_ONCE`), which is cheaper than making the replay again.
     pub(super) count_splits: bool,
     /// Whether a merged search's other splits went uncounted (its `split_counts` entry is 1 for
     /// want of them), so the replay has to be made again with `count_splits` before trying them.
