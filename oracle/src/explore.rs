@@ -269,6 +269,9 @@ fn explore_until(
     let mut prefix: Vec<usize> = Vec::new();
     let mut cache = fast_map(0);
     let mut cached = 0;
+    // One error for both ways of knowing the cap is reached: having run that many paths, or
+    // having that many still to run.
+    let too_many_paths = || SimError::TooLarge(format!("more than {run_limit} paths through the decisions"));
     loop {
         let walk = Walk {
             prefix: prefix.clone(),
@@ -311,7 +314,7 @@ fn explore_until(
             }
         }
         if result.runs >= run_limit {
-            return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));
+            return Err(too_many_paths());
         }
         let Walk { trace, cache: kept, cached: kept_count, .. } = decider.inner;
         // Every option not yet taken at a decision of this path leads to a path of its own, so
@@ -322,7 +325,7 @@ fn explore_until(
         if stop.is_none() {
             let still_to_run = trace.iter().map(|&(idx, count)| count - idx - 1).fold(0usize, usize::saturating_add);
             if result.runs.saturating_add(still_to_run) >= run_limit {
-                return Err(SimError::TooLarge(format!("more than {run_limit} paths through the decisions")));
+                return Err(too_many_paths());
             }
         }
         (cache, cached) = (kept, kept_count);

@@ -387,7 +387,7 @@ impl<'a> FoundCheck<'a> {
 
     fn label(&self, o: ObjId) -> String {
         let obj = self.game.obj(o);
-        format!("{} ({}, in {})", obj.def.name, obj.id, obj.zone.display(&self.game.names()))
+        format!("{} ({}, in {})", obj.def.name, obj.id, self.game.zone_name(obj.zone))
     }
 
     /// Whether the search could find `o` at all (701.23a).
@@ -525,7 +525,7 @@ impl<'a> FoundCheck<'a> {
                 "701.23b",
                 format!(
                     "{} is a public zone, so every matching card there must be found; {} was left there",
-                    game.obj(missed).zone.display(&game.names()),
+                    game.zone_name(game.obj(missed).zone),
                     self.label(missed)
                 ),
             ),

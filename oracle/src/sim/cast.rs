@@ -64,7 +64,7 @@ impl Sim<'_> {
                     "{} can't be cast by {}: it is in {}, not in their hand{hint}",
                     o.id,
                     self.pname(player),
-                    o.zone.display(&self.names())
+                    self.game.zone_name(o.zone)
                 )));
             }
             CastMode::Flashback => check_flashback(&self.game, card, player, face).map_err(|v| self.refused(v))?,
@@ -74,7 +74,7 @@ impl Sim<'_> {
                     "{} can't be cast from a library by {}: it is in {}",
                     o.id,
                     self.pname(player),
-                    o.zone.display(&self.names())
+                    self.game.zone_name(o.zone)
                 )));
             }
             // Mutant `trap-ignores-capped-search` acts where searches are recorded (sim::search).
@@ -489,7 +489,7 @@ impl Sim<'_> {
                 let what = match t {
                     TargetChoice::Obj(o, _) => {
                         let o = self.game.obj(*o);
-                        format!("{} ({}, in {})", o.id, o.def.name, o.zone.display(&self.names()))
+                        format!("{} ({}, in {})", o.id, o.def.name, self.game.zone_name(o.zone))
                     }
                     TargetChoice::Player(p) => self.pname(*p),
                 };
@@ -520,7 +520,7 @@ impl Sim<'_> {
                     "{} can't play {}: it is in {} and no effect lets them play it from there",
                     self.pname(player),
                     o.id,
-                    o.zone.display(&self.names())
+                    self.game.zone_name(o.zone)
                 ),
             )));
         }
@@ -568,7 +568,7 @@ impl Sim<'_> {
                 "{}'s {} is activated by discarding it from its owner's hand, but it is in {}",
                 o.id,
                 ab.name,
-                o.zone.display(&self.names())
+                self.game.zone_name(o.zone)
             )));
         }
         if ab.from_graveyard {

@@ -369,7 +369,7 @@ impl Observed<'_> {
             for &c in parts.iter().flat_map(|p| &p.candidates) {
                 let o = game.obj(c);
                 let crate::model::ZoneRef::Library(owner) = o.zone else { continue };
-                let library = crate::model::ZoneRef::Library(owner).display(&game.names());
+                let library = game.zone_name(crate::model::ZoneRef::Library(owner));
                 let on_top =
                     self.outcome.zones.get(&library).is_some_and(|ids| ids.iter().take(most).any(|id| **id == *o.id));
                 if on_top && !shown.iter().any(|&(s, _)| s == c) {
