@@ -62,6 +62,17 @@ impl Decider for ByteDecider<'_> {
         // legal sets rare) only to pick one. The bound is on the size of the decision, not time.
         let listed = if too_many_finds_to_list(decision) {
             Err(SimError::TooLarge(String::new()))
+        } else if let Some(len) = order_length(decision) {
+            // An order is made, not listed: the one at the position the bytes pick among the
+            // `len!` orders `options` would list (the same pick from the same bytes), or built
+            // like the answer to any decision with more than `OPTION_LIMIT` answers.
+            let count = (1..=len).try_fold(1usize, |n, k| n.checked_mul(k).filter(|&n| n <= OPTION_LIMIT));
+            let choice = match count {
+                Some(count) => Choice::Order(crate::explore::nth_permutation(len, self.pick(count))),
+                None => self.build(game, step, decision)?,
+            };
+            self.trace.push((decision.clone(), choice.clone()));
+            return Ok(choice);
         } else {
             options(game, decision, OPTION_LIMIT)
         };
@@ -81,6 +92,16 @@ impl Decider for ByteDecider<'_> {
         };
         self.trace.push((decision.clone(), choice.clone()));
         Ok(choice)
+    }
+}
+
+/// How many things a decision asks to put in order (triggers, cost parts), if it asks for an
+/// order.
+fn order_length(decision: &Decision) -> Option<usize> {
+    match decision {
+        Decision::OrderTriggers { triggers, .. } => Some(triggers.len()),
+        Decision::CostOrder { parts, .. } => Some(parts.len()),
+        _ => None,
     }
 }
 
@@ -222,11 +243,12 @@ impl ByteDecider<'_> {
             | Decision::CastFree { .. }
             | Decision::Targets { .. }
             | Decision::SearchLimit { .. }
-            | Decision::Replacement { .. }
-            | Decision::CostOrder { .. } => crate::explore::options(game, decision, usize::MAX)
+            | Decision::Replacement { .. } => crate::explore::options(game, decision, usize::MAX)
                 .ok()
                 .and_then(|o| o.into_iter().next())
                 .ok_or_else(none)?,
+            // The first order listed, without listing the others.
+            Decision::CostOrder { parts, .. } => Choice::Order(crate::explore::nth_permutation(parts.len(), 0)),
         })
     }
 }

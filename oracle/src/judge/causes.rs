@@ -27,20 +27,33 @@ pub struct Causes {
 impl Causes {
     /// The causes recorded by a finished replay.
     pub fn of(sim: &Sim) -> Causes {
-        let id = |o: ObjId| sim.game.obj(o).id_string();
+        Causes::recorded(&sim.game, &sim.log, &sim.log_clauses, &sim.decisions, &sim.last_move)
+    }
+
+    /// The causes of a finished replay from what it recorded ([`crate::sim::Record`]).
+    pub fn of_record(record: &crate::sim::Record) -> Causes {
+        Causes::recorded(&record.game, &record.log, &record.log_clauses, &record.decisions, &record.last_move)
+    }
+
+    fn recorded(
+        game: &crate::model::Game,
+        log: &[LoggedEvent],
+        log_clauses: &[&'static str],
+        decisions: &[crate::sim::RuleDecision],
+        last_move: &BTreeMap<ObjId, crate::sim::MoveCause>,
+    ) -> Causes {
+        let id = |o: ObjId| game.obj(o).id_string();
         Causes {
-            log: sim
-                .log
+            log: log
                 .iter()
                 .map(|e| LoggedEvent { step: e.step, event: e.event.normalized() })
-                .zip(sim.log_clauses.iter().copied())
+                .zip(log_clauses.iter().copied())
                 .collect(),
-            decisions: sim
-                .decisions
+            decisions: decisions
                 .iter()
                 .map(|d| (d.step, d.at, d.clause, d.cards.iter().map(|&o| id(o)).collect()))
                 .collect(),
-            moves: sim.last_move.iter().map(|(&o, cause)| (id(o), cause.clause)).collect(),
+            moves: last_move.iter().map(|(&o, cause)| (id(o), cause.clause)).collect(),
             actors: std::cell::OnceCell::new(),
         }
     }

@@ -16,13 +16,18 @@ mod compare;
 mod library;
 mod read;
 
-use std::cell::OnceCell;
+use std::borrow::Cow;
+use std::cell::{OnceCell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::model::{FastMap, ObjId, ZoneRef, fast_map};
 
 use crate::observables::{Observable, Observables};
-use crate::outcome::{Event, Outcome};
+use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
 use crate::scenario::Setup;
 use crate::sim::script::{Scripted, blame_script};
-use crate::sim::{Sim, SimError};
+use crate::sim::{Record, Sim, SimError};
 pub use crate::verdict::{Difference, Verdict};
 pub use causes::Causes;
 pub use compare::compare;
@@ -51,7 +56,7 @@ const MAX_REPLAYS: usize = 64;
 /// cards that never cease to exist — is judged by the first replay alone, without trying other
 /// readings that can't help (only when everything is observed: a projection could hide that).
 pub fn judge(setup: &Setup, observed: &Outcome) -> Verdict {
-    judge_looking(setup, observed, &Observables::all(), false).verdict
+    judge_looking(setup, observed, &Observables::all(), false, None).verdict
 }
 
 /// A verdict with what the engine's declared observables left unchecked.
@@ -69,14 +74,22 @@ pub struct Judged {
 /// [`judge`] for an engine that reports only `observables` (protocol 2): both the replayed and
 /// the observed outcome are projected onto them before they are compared.
 pub fn judge_observing(setup: &Setup, observed: &Outcome, observables: &Observables) -> Judged {
-    judge_looking(setup, observed, observables, true)
+    judge_looking(setup, observed, observables, true, None)
 }
 
 /// [`judge_observing`]; its `decisions` are listed only with `record_offers` (else empty).
-fn judge_looking(setup: &Setup, observed: &Outcome, observables: &Observables, record_offers: bool) -> Judged {
+fn judge_looking(
+    setup: &Setup,
+    observed: &Outcome,
+    observables: &Observables,
+    record_offers: bool,
+    memo: Option<&ReplayMemo>,
+) -> Judged {
     // An outcome that names no trigger kinds is judged without them.
     let strip_on = observed.events.iter().any(|e| matches!(&e.event, Event::Triggered { on, .. } if on.is_empty()));
-    let look = Look { observables, strip_on, setup, observed, unmatchable: OnceCell::new(), record_offers };
+    // The memo's replays hold for this judgement, or the memo is left out of it.
+    let memo = memo.filter(|m| m.applies(observed, observables, record_offers));
+    let look = Look { observables, strip_on, setup, observed, unmatchable: OnceCell::new(), record_offers, memo };
     let mut replays = 0;
     let mut trail: Vec<usize> = Vec::new();
     let mut best: Option<((usize, usize), Verdict)> = None;
@@ -114,6 +127,8 @@ struct Look<'a> {
     unmatchable: OnceCell<bool>,
     /// Whether the replays list each decision's legal options (`Judged::decisions`).
     record_offers: bool,
+    /// Replays to reuse: only a memo made for the observation's log, judged as it judges.
+    memo: Option<&'a ReplayMemo<'a>>,
 }
 
 impl Look<'_> {
@@ -181,10 +196,10 @@ fn judge_reading(
     // match and other splits may be tried, it is made again counting them (the same replay, so
     // not counted twice). Most observations judged match their first replay or can't be matched
     // at all, and listing every legal split was 7.7% of the zone_state fuzz target's time.
-    let mut first = judge_with_splits(setup, observed, read_picks, Vec::new(), look, false);
+    let mut first = judge_with_splits(setup, observed, Reading::new(read_picks, Vec::new(), false), look);
     *replays += 1;
     if first.splits_uncounted && !first.verdict.is_legal() && *replays < look.max_replays() {
-        first = judge_with_splits(setup, observed, read_picks, Vec::new(), look, true);
+        first = judge_with_splits(setup, observed, Reading::new(read_picks, Vec::new(), true), look);
     }
     // The first replay's, unless a later one matches the observation (then that one's).
     if first_seen.is_none() || first.verdict.is_legal() {
@@ -214,7 +229,7 @@ fn judge_reading(
                 *replays += 1;
                 let mut trial = picks.clone();
                 trial[k] = alt;
-                let replay = judge_with_splits(setup, observed, read_picks, trial.clone(), look, true);
+                let replay = judge_with_splits(setup, observed, Reading::new(read_picks, trial.clone(), true), look);
                 let score = closeness(&replay.verdict, replay.ran);
                 if replay.verdict.is_legal() {
                     *first_seen = Some((replay.unchecked, replay.seen));
@@ -252,54 +267,166 @@ struct Replay {
 /// One replay with the given reading of the log and splits; with `count_splits` off, a merged
 /// search's splits other than the first are not worked out unless it found only a few cards
 /// (`Replay::splits_uncounted` says whether there was one), so `split_counts` holds 1 for it.
-fn judge_with_splits(
-    setup: &Setup,
-    observed: &Outcome,
-    read_picks: &[usize],
+/// With a [`ReplayMemo`] for the observation's log, a replay made before with the same reading
+/// and splits is taken from it instead of being made again.
+fn judge_with_splits(setup: &Setup, observed: &Outcome, reading: Reading, look: &Look) -> Replay {
+    // A kept replay's counts are copied into each verdict; a replay not kept gives its own.
+    let kept_replay = |run: &ReplayRun, outcome: &LegalOutcome| {
+        let (verdict, unchecked) = verdict_of(setup, observed, look, run, Cow::Borrowed(outcome));
+        run.counts.clone().into_replay(verdict, unchecked, run)
+    };
+    if let Some(memo) = look.memo
+        && let Some(kept) = memo.runs.borrow().get(&reading).cloned()
+    {
+        memo.reused.set(memo.reused.get() + 1);
+        return kept_replay(&kept.0, &kept.1);
+    }
+    let (mut run, outcome) = replay(setup, observed, &reading, look);
+    match look.memo {
+        Some(memo) if !run.read_beyond_log => {
+            let kept = Rc::new((run, outcome));
+            memo.runs.borrow_mut().insert(reading, kept.clone());
+            kept_replay(&kept.0, &kept.1)
+        }
+        _ => {
+            let (verdict, unchecked) = verdict_of(setup, observed, look, &run, Cow::Owned(outcome));
+            std::mem::take(&mut run.counts).into_replay(verdict, unchecked, &run)
+        }
+    }
+}
+
+/// How one replay reads the log: which reading to take at each ambiguous point (`read_picks`),
+/// which split of each merged search (`split_picks`), and whether to work out every split
+/// (`count_splits`). Replays kept in a [`ReplayMemo`] are found by it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Reading {
+    read_picks: Vec<usize>,
     split_picks: Vec<usize>,
-    look: &Look,
     count_splits: bool,
-) -> Replay {
-    let mut reader = Observed::new(observed, &setup.ids, read_picks, split_picks, look.observables);
-    reader.count_splits = count_splits;
+}
+
+impl Reading {
+    fn new(read_picks: &[usize], split_picks: Vec<usize>, count_splits: bool) -> Reading {
+        Reading { read_picks: read_picks.to_vec(), split_picks, count_splits }
+    }
+}
+
+/// What a replay's reading found out about the log's ambiguities.
+#[derive(Debug, Clone, Default)]
+struct Counts {
+    split_counts: Vec<usize>,
+    read_counts: Vec<usize>,
+    seen: Vec<crate::offers::Legal>,
+}
+
+impl Counts {
+    /// The replay's result, with its verdict on the observation.
+    fn into_replay(self, verdict: Verdict, unchecked: Vec<Observable>, run: &ReplayRun) -> Replay {
+        Replay {
+            verdict,
+            split_counts: self.split_counts,
+            read_counts: self.read_counts,
+            ran: run.ran.is_ok(),
+            unchecked,
+            seen: self.seen,
+            splits_uncounted: run.splits_uncounted,
+        }
+    }
+}
+
+/// A replay made, before it is compared with the observation: the simulator's run with one
+/// reading of the log, and what the reading found out.
+struct ReplayRun {
+    /// How the run ended (a scripted entry blamed for an illegal answer it gave).
+    ran: Result<(), SimError>,
+    /// The replay's non-empty libraries, by name, to be read from the final game as objects
+    /// (its outcome leaves them out).
+    libraries: Vec<(String, ZoneRef)>,
+    /// The final game and the run's records, for comparing libraries and naming causes.
+    record: Record,
+    counts: Counts,
+    splits_uncounted: bool,
+    /// Whether the reading used more of the observation than its log.
+    read_beyond_log: bool,
+    /// What the replay's rules decided, for naming differences: worked out when a first
+    /// observation differs, then kept for the others judged against this replay.
+    causes: OnceCell<Causes>,
+}
+
+/// Makes one replay: its run and its outcome, the libraries apart.
+fn replay(setup: &Setup, observed: &Outcome, reading: &Reading, look: &Look) -> (ReplayRun, LegalOutcome) {
+    let split_picks = reading.split_picks.clone();
+    let mut reader = Observed::new(observed, &setup.ids, &reading.read_picks, split_picks, look.observables);
+    reader.count_splits = reading.count_splits;
     reader.record_offers = look.record_offers;
     let mut decider = Scripted::new(&setup.script, reader);
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
+    // The replay's libraries are compared as objects (`library::library_matches`) rather than
+    // written out as ids, unless there is a difference to name.
+    let (outcome, apart) = sim.outcome_libraries_apart();
+    // The zones themselves, not copies of them: a library may hold 100 000 cards.
+    let libraries = sim.game.zones.keys().filter(|zone| matches!(zone, ZoneRef::Library(_)));
+    let libraries =
+        libraries.map(|&zone| (sim.game.zone_name(zone), zone)).filter(|(name, _)| apart.contains_key(name));
+    let libraries = libraries.collect();
+    drop(apart);
+    let record = sim.into_record();
+    let reader = &mut decider.inner;
+    let run = ReplayRun {
+        ran: ran.map_err(|e| blame_script(e, decider.last)),
+        libraries,
+        record,
+        counts: Counts {
+            split_counts: std::mem::take(&mut reader.split_counts),
+            read_counts: std::mem::take(&mut reader.read_counts),
+            seen: std::mem::take(&mut reader.seen),
+        },
+        splits_uncounted: reader.splits_uncounted,
+        read_beyond_log: reader.read_beyond_log.get(),
+        causes: OnceCell::new(),
+    };
+    (run, outcome)
+}
+
+/// The verdict of one replay on the observation, and the observables its outcome involves that
+/// the engine doesn't report.
+fn verdict_of(
+    setup: &Setup,
+    observed: &Outcome,
+    look: &Look,
+    run: &ReplayRun,
+    outcome: Cow<'_, LegalOutcome>,
+) -> (Verdict, Vec<Observable>) {
+    let game = &run.record.game;
+    let libraries: BTreeMap<String, &[ObjId]> =
+        run.libraries.iter().map(|(name, zone)| (name.clone(), game.zone(*zone))).collect();
     let compares_all = look.observables.is_all() && !look.strip_on;
     // An observation equal to the replay has no difference to explain: no causes needed, no copy
-    // of it to compare (`Outcome::is_canonically_apart`), and the replay's libraries compared as
-    // objects (`library::library_matches`) rather than written out as ids.
-    let (outcome, libraries) = sim.outcome_libraries_apart();
+    // of it to compare (`Outcome::is_canonically_apart`).
     let matches = compares_all
-        && ran.is_ok()
+        && run.ran.is_ok()
         && observed.is_canonically_apart(&outcome.outcome, &outcome.fixed, &libraries, |zone, want, got| {
             let fixed = outcome.fixed.get(zone).unwrap_or(&library::NOTHING_FIXED);
-            library::library_matches(&sim.game, setup, want, got, fixed)
+            library::library_matches(game, setup, want, got, fixed)
         });
     // The replay's whole outcome, to name the differences (none is needed for a match: every
     // observable is compared then, so none is unchecked).
-    let expected = if matches { None } else { Some(sim.with_libraries(outcome, libraries)) };
-    let causes = if matches { Causes::default() } else { Causes::of(&sim) };
-    drop(sim);
-    let split_counts = std::mem::take(&mut decider.inner.split_counts);
-    let read_counts = std::mem::take(&mut decider.inner.read_counts);
-    let seen = std::mem::take(&mut decider.inner.seen);
-    let splits_uncounted = decider.inner.splits_uncounted;
-    let ran_through = ran.is_ok();
+    let expected = (!matches).then(|| crate::sim::with_libraries(game, outcome.into_owned(), libraries));
     let unchecked = expected.as_ref().map(|e| look.observables.unchecked(&e.outcome)).unwrap_or_default();
-    let verdict = match (ran.map_err(|e| blame_script(e, decider.last)), expected) {
+    let verdict = match (&run.ran, expected) {
         (Ok(()), None) => Verdict::Legal,
         (Ok(()), Some(expected)) => {
+            let causes = run.causes.get_or_init(|| Causes::of_record(&run.record));
             let diffs = if compares_all {
-                compare(&expected, observed, &causes)
+                compare(&expected, observed, causes)
             } else {
                 // Only what the engine reports is compared: both sides projected alike.
                 let mut expected = expected;
                 let mut observed = observed.clone();
                 look.observables.project(&mut expected.outcome, look.strip_on);
                 look.observables.project(&mut observed, look.strip_on);
-                let mut causes = causes;
+                let mut causes = causes.clone();
                 causes.log = causes
                     .log
                     .iter()
@@ -319,5 +446,45 @@ fn judge_with_splits(
         }]),
         (Err(other), _) => Verdict::Error(other.to_string()),
     };
-    Replay { verdict, split_counts, read_counts, ran: ran_through, unchecked, seen, splits_uncounted }
+    (verdict, unchecked)
+}
+
+/// Replays kept for judging several observations that share one log: the fuzz targets judge an
+/// enumerated outcome and then corruptions of it, and two thirds of those corruptions move a card
+/// and leave the log as it was (issue 13). A replay depends on the observation only through how
+/// its decisions are read, which for most readings is from the log alone; such a replay is kept,
+/// by its reading and splits, and compared again with each later observation instead of being
+/// made again. A reading that looked at the observation's final zones, `known` or tapped
+/// permanents (`Observed::beyond_log`) is not kept. Verdicts are those of [`judge`]; the memo
+/// holds one final game per replay kept (at most 64 per observation judged).
+pub struct ReplayMemo<'s> {
+    setup: &'s Setup,
+    log: Vec<LoggedEvent>,
+    runs: RefCell<FastMap<Reading, Rc<(ReplayRun, LegalOutcome)>>>,
+    reused: std::cell::Cell<usize>,
+}
+
+impl<'s> ReplayMemo<'s> {
+    /// An empty memo for observations of `setup` whose log is `log`.
+    pub fn new(setup: &'s Setup, log: &[LoggedEvent]) -> ReplayMemo<'s> {
+        ReplayMemo { setup, log: log.to_vec(), runs: RefCell::new(fast_map(8)), reused: std::cell::Cell::new(0) }
+    }
+
+    /// How many replays judgements took from this memo instead of making them.
+    pub fn reused(&self) -> usize {
+        self.reused.get()
+    }
+
+    /// [`judge`] of `observed` against this memo's scenario, reusing the replays kept when
+    /// `observed` has the memo's log (and keeping its own).
+    pub fn judge(&self, observed: &Outcome) -> Verdict {
+        judge_looking(self.setup, observed, &Observables::all(), false, Some(self)).verdict
+    }
+
+    /// Whether the replays kept hold for `observed` judged with `observables` and
+    /// `record_offers`: the same log, every observable compared and no offers recorded (as
+    /// [`ReplayMemo::judge`] judges).
+    fn applies(&self, observed: &Outcome, observables: &Observables, record_offers: bool) -> bool {
+        observables.is_all() && !record_offers && observed.events == self.log
+    }
 }

@@ -36,6 +36,35 @@ use crate::rules::zones::{Position, is_permanent_type};
 /// The most events one run may log before it is stopped as a loop.
 pub const MAX_EVENTS: usize = 5_000;
 
+/// [`Sim::with_libraries`] for the final `game` of a run, the simulator gone.
+pub fn with_libraries<'g, Z: Into<String> + AsRef<str>>(
+    game: &'g Game,
+    mut outcome: LegalOutcome,
+    apart: impl IntoIterator<Item = (Z, &'g [ObjId])>,
+) -> LegalOutcome {
+    for (zone, cards) in apart {
+        let mut ids: Vec<String> = cards.iter().map(|&o| game.obj(o).id_string()).collect();
+        crate::outcome::canonical_zone(zone.as_ref(), &mut ids, &outcome.fixed);
+        outcome.outcome.zones.insert(zone.into(), ids);
+    }
+    outcome
+}
+
+/// A finished run's final game and records ([`Sim::into_record`]).
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The final game.
+    pub game: Game,
+    /// The log.
+    pub log: Vec<LoggedEvent>,
+    /// The clause behind each log entry.
+    pub log_clauses: Vec<&'static str>,
+    /// The clause behind the last move of each object.
+    pub last_move: BTreeMap<ObjId, MoveCause>,
+    /// Rule decisions that prevented or replaced events, in order.
+    pub decisions: Vec<RuleDecision>,
+}
+
 /// What the rules did to one card, for attributing differences to a clause.
 #[derive(Debug, Clone, Copy)]
 pub struct MoveCause {
@@ -168,6 +197,18 @@ impl<'d> Sim<'d> {
 
     fn names(&self) -> Vec<String> {
         self.game.names()
+    }
+
+    /// The final game and what the run recorded, for a caller that keeps them after the
+    /// simulator is gone (the judge keeps a replay to compare it with several observations).
+    pub fn into_record(self) -> Record {
+        Record {
+            game: self.game,
+            log: self.log,
+            log_clauses: self.log_clauses,
+            last_move: self.last_move,
+            decisions: self.decisions,
+        }
     }
 
     fn id(&self, obj: ObjId) -> String {
@@ -508,13 +549,8 @@ impl<'d> Sim<'d> {
     /// The outcome [`Sim::outcome`] gives, made from the two parts [`Sim::outcome_libraries_apart`]
     /// gives: each library written out as ids and put in canonical form (a zone's canonical form
     /// depends only on its cards and its fixed positions).
-    pub fn with_libraries(&self, mut outcome: LegalOutcome, apart: BTreeMap<String, &[ObjId]>) -> LegalOutcome {
-        for (zone, cards) in apart {
-            let mut ids: Vec<String> = cards.iter().map(|&o| self.id(o)).collect();
-            crate::outcome::canonical_zone(&zone, &mut ids, &outcome.fixed);
-            outcome.outcome.zones.insert(zone, ids);
-        }
-        outcome
+    pub fn with_libraries(&self, outcome: LegalOutcome, apart: BTreeMap<String, &[ObjId]>) -> LegalOutcome {
+        with_libraries(&self.game, outcome, apart)
     }
 
     /// [`Sim::outcome`] at the end of a run: the log is moved into the outcome, not copied (the
@@ -531,29 +567,32 @@ impl<'d> Sim<'d> {
         events: Vec<LoggedEvent>,
         mut libraries_apart: Option<&mut BTreeMap<String, &'s [ObjId]>>,
     ) -> LegalOutcome {
-        let names = self.names();
-        let mut zones = BTreeMap::new();
-        let mut fixed = BTreeMap::new();
+        // Each map is listed first and built in one go (`BTreeMap::from_iter` sorts once and
+        // fills its nodes in order), rather than by one insertion per entry, each a descent
+        // comparing zone names or card ids: building outcomes is a sixth of the `search_request`
+        // fuzz target (issue 13). The keys are distinct, so the maps are the same.
+        let mut zones: Vec<(String, Vec<String>)> = Vec::with_capacity(self.game.zones.len() + 1);
         for (zone, cards) in &self.game.zones {
             if *zone == ZoneRef::Stack || cards.is_empty() {
                 continue;
             }
             if let (ZoneRef::Library(_), Some(apart)) = (zone, libraries_apart.as_deref_mut()) {
-                apart.insert(zone.display(&names), cards.as_slice());
+                apart.insert(self.game.zone_name(*zone), cards.as_slice());
                 continue;
             }
-            zones.insert(zone.display(&names), cards.iter().map(|&o| self.id(o)).collect::<Vec<_>>());
+            zones.push((self.game.zone_name(*zone), cards.iter().map(|&o| self.id(o)).collect()));
         }
+        let mut fixed: Vec<(String, FixedPositions)> = Vec::with_capacity(2 * self.game.shapes.len());
         for (p, shape) in self.game.shapes.iter().enumerate() {
-            fixed.insert(
-                ZoneRef::Library(p).display(&names),
+            fixed.push((
+                self.game.zone_name(ZoneRef::Library(p)),
                 FixedPositions { top_groups: shape.top_groups.clone(), bottom_groups: shape.bottom_groups.clone() },
-            );
+            ));
             // 400.5: a graveyard is ordered; cards put there at once form a group.
-            fixed.insert(
-                ZoneRef::Graveyard(p).display(&names),
+            fixed.push((
+                self.game.zone_name(ZoneRef::Graveyard(p)),
                 FixedPositions { top_groups: self.game.graveyard_groups(p), bottom_groups: Vec::new() },
-            );
+            ));
         }
         let stack: Vec<String> = self
             .stack
@@ -565,32 +604,37 @@ impl<'d> Sim<'d> {
             })
             .collect();
         if !stack.is_empty() {
-            zones.insert("stack".to_string(), stack);
+            zones.push(("stack".to_string(), stack));
         }
-        let mut known = BTreeMap::new();
-        let mut counters = BTreeMap::new();
+        let mut known = Vec::new();
+        let mut counters = Vec::new();
         let mut tapped = Vec::new();
-        let mut time_counters = BTreeMap::new();
+        let mut time_counters = Vec::new();
+        let players = &self.game.players;
         for o in &self.game.objs {
             // Hidden zones, and face-down cards in exile (406.3), record who has seen each card.
             let hidden = matches!(o.zone, ZoneRef::Hand(_) | ZoneRef::Library(_) | ZoneRef::Outside(_))
                 || (o.zone == ZoneRef::Exile && o.face_down);
             if hidden && o.known != 0 {
                 let who: Vec<String> =
-                    (0..names.len()).filter(|&p| o.known & bit(p) != 0).map(|p| names[p].clone()).collect();
-                known.insert(o.id_string(), who);
+                    (0..players.len()).filter(|&p| o.known & bit(p) != 0).map(|p| players[p].name.clone()).collect();
+                known.push((o.id_string(), who));
             }
             if o.zone == ZoneRef::Battlefield && o.counters > 0 {
-                counters.insert(o.id_string(), o.counters);
+                counters.push((o.id_string(), o.counters));
             }
             if o.zone == ZoneRef::Battlefield && o.flags.tapped {
                 tapped.push(o.id_string());
             }
             if o.zone == ZoneRef::Exile && o.flags.time_counters > 0 {
-                time_counters.insert(o.id_string(), o.flags.time_counters);
+                time_counters.push((o.id_string(), o.flags.time_counters));
             }
         }
-        let life = self.game.players.iter().map(|p| (p.name.clone(), p.life)).collect();
+        let life = players.iter().map(|p| (p.name.clone(), p.life)).collect();
+        let (zones, fixed): (BTreeMap<_, _>, BTreeMap<_, _>) =
+            (zones.into_iter().collect(), fixed.into_iter().collect());
+        let (known, counters, time_counters) =
+            (known.into_iter().collect(), counters.into_iter().collect(), time_counters.into_iter().collect());
         let outcome = Outcome { zones, known, life, counters, tapped, time_counters, events };
         LegalOutcome { outcome: outcome.into_canonical(&fixed), fixed }
     }

@@ -696,13 +696,13 @@ impl Decider for Observed<'_> {
                             picked.push(o);
                         }
                     };
-                    let known_there = self
-                        .outcome
+                    let observed = self.beyond_log();
+                    let known_there = observed
                         .zones
                         .get(&library)
                         .into_iter()
                         .flatten()
-                        .filter(|id| self.outcome.known.get(id.as_str()).is_some_and(|who| !who.is_empty()));
+                        .filter(|id| observed.known.get(id.as_str()).is_some_and(|who| !who.is_empty()));
                     for id in known_there {
                         add(id, &mut picked);
                     }
@@ -731,7 +731,7 @@ impl Decider for Observed<'_> {
                     // `known`): the cards looked at, revealed or searched on top of the library and
                     // left there are still its top cards at the end unless something moved or
                     // shuffled them, so the observed final library is the best next guess.
-                    let top = self.outcome.zones.get(&library).into_iter().flatten();
+                    let top = self.beyond_log().zones.get(&library).into_iter().flatten();
                     for id in top {
                         if from_ids.contains(id.as_str())
                             && let Some(&o) = self.ids.get(id.as_str())
@@ -766,8 +766,9 @@ impl Observed<'_> {
     /// show it on the battlefield or the engine doesn't report tapped permanents.
     fn observed_tapped(&self, game: &Game, card: ObjId) -> Option<bool> {
         let id: &str = &game.obj(card).id;
-        let on_battlefield = self.outcome.zones.get("battlefield").is_some_and(|cards| cards.iter().any(|c| c == id));
-        (self.tapped_observed && on_battlefield).then(|| self.outcome.tapped.iter().any(|c| c == id))
+        let observed = self.beyond_log();
+        let on_battlefield = observed.zones.get("battlefield").is_some_and(|cards| cards.iter().any(|c| c == id));
+        (self.tapped_observed && on_battlefield).then(|| observed.tapped.iter().any(|c| c == id))
     }
 }
 

@@ -36,8 +36,13 @@ fn destination_zones(
 /// Decisions read off an observed log.
 pub(super) struct Observed<'a> {
     events: &'a [LoggedEvent],
-    /// The whole observed outcome (its final zones and `known`).
+    /// The whole observed outcome (its final zones and `known`); read through
+    /// [`Observed::beyond_log`], which notes that the reading used more than the log.
     outcome: &'a Outcome,
+    /// Whether a decision was read from the observation's final zones, `known` or tapped
+    /// permanents rather than from its log alone: only a replay that read nothing else gives the
+    /// same run for every observation with the same log (`crate::judge::ReplayMemo`).
+    pub(super) read_beyond_log: std::cell::Cell<bool>,
     consumed: Vec<bool>,
     ids: &'a BTreeMap<String, ObjId>,
     /// A `searched` event claimed by a "may search" answered yes, kept for the search itself.
@@ -107,6 +112,7 @@ impl<'a> Observed<'a> {
             targets_read: BTreeMap::new(),
             events: &observed.events,
             outcome: observed,
+            read_beyond_log: std::cell::Cell::new(false),
             consumed: vec![false; observed.events.len()],
             ids,
             reserved: BTreeMap::new(),
@@ -128,6 +134,12 @@ impl<'a> Observed<'a> {
             evidence_claimed: BTreeSet::new(),
             untraced_found: BTreeSet::new(),
         }
+    }
+
+    /// The observed outcome, for a reading that needs more than its log (see `read_beyond_log`).
+    pub(super) fn beyond_log(&self) -> &'a Outcome {
+        self.read_beyond_log.set(true);
+        self.outcome
     }
 }
 
@@ -370,8 +382,11 @@ impl Observed<'_> {
                 let o = game.obj(c);
                 let crate::model::ZoneRef::Library(owner) = o.zone else { continue };
                 let library = game.zone_name(crate::model::ZoneRef::Library(owner));
-                let on_top =
-                    self.outcome.zones.get(&library).is_some_and(|ids| ids.iter().take(most).any(|id| **id == *o.id));
+                let on_top = self
+                    .beyond_log()
+                    .zones
+                    .get(&library)
+                    .is_some_and(|ids| ids.iter().take(most).any(|id| **id == *o.id));
                 if on_top && !shown.iter().any(|&(s, _)| s == c) {
                     shown.push((c, None));
                 }

@@ -75,48 +75,76 @@ pub(super) fn legal_splits(
         })
         .collect();
     let combos = parts.len().checked_pow(groups.len() as u32).unwrap_or(usize::MAX);
+    // One split and one target list, refilled for each combination rather than made anew (the
+    // judge tries these for every merged search it replays).
+    let mut split = base.clone();
+    let mut target = Vec::with_capacity(groups.len());
     if combos <= 256 {
         for mut code in 0..combos {
-            let mut target = Vec::new();
+            target.clear();
             for _ in 0..groups.len() {
                 target.push(code % parts.len());
                 code /= parts.len();
             }
-            let mut split = base.clone();
+            split.clone_from(&base);
             for ((card, fits), &g) in ambiguous.iter().zip(&group_of) {
                 let slot = if fits.contains(&target[g]) { target[g] } else { fits[0] };
                 split[slot].push(*card);
             }
             if legal(&split) && !out.contains(&split) {
-                out.push(split);
+                out.push(split.clone());
                 if out.len() >= limit {
                     return out;
                 }
             }
         }
     }
-    let mut budget = 2_000usize;
-    let mut stack = vec![(0usize, base)];
-    while let Some((i, split)) = stack.pop() {
-        if out.len() >= limit || budget == 0 {
-            break;
+    // Then every split, depth first (each ambiguous card to each instruction with room, in
+    // order), within a budget of 2 000 steps.
+    split.clone_from(&base);
+    let mut walk = SplitWalk { ambiguous: &ambiguous, parts, legal: &legal, limit, budget: 2_000, out };
+    walk.visit(0, &mut split);
+    walk.out
+}
+
+/// The depth-first walk over the splits of a merged search's ambiguous cards, in one split
+/// changed in place: a card is added to an instruction for the walk below and taken off after.
+struct SplitWalk<'w> {
+    ambiguous: &'w [(ObjId, Vec<usize>)],
+    parts: &'w [crate::rules::search::PartPlan],
+    legal: &'w dyn Fn(&Vec<Vec<ObjId>>) -> bool,
+    limit: usize,
+    /// Steps left: each split visited, whole or partial, takes one.
+    budget: usize,
+    out: Vec<Vec<Vec<ObjId>>>,
+}
+
+impl SplitWalk<'_> {
+    /// Visits the splits that place the ambiguous cards from the `i`th on; false once the walk
+    /// is over (enough splits found, or the budget spent).
+    fn visit(&mut self, i: usize, split: &mut Vec<Vec<ObjId>>) -> bool {
+        if self.out.len() >= self.limit || self.budget == 0 {
+            return false;
         }
-        budget -= 1;
-        let Some((card, fits)) = ambiguous.get(i) else {
-            if legal(&split) && !out.contains(&split) {
-                out.push(split);
+        self.budget -= 1;
+        let Some((card, fits)) = self.ambiguous.get(i) else {
+            if (self.legal)(split) && !self.out.contains(split) {
+                self.out.push(split.clone());
             }
-            continue;
+            return true;
         };
-        for &slot in fits.iter().rev() {
-            if split[slot].len() < parts[slot].max {
-                let mut next = split.clone();
-                next[slot].push(*card);
-                stack.push((i + 1, next));
+        for &slot in fits {
+            if split[slot].len() < self.parts[slot].max {
+                split[slot].push(*card);
+                let going = self.visit(i + 1, split);
+                split[slot].pop();
+                if !going {
+                    return false;
+                }
             }
         }
+        true
     }
-    out
 }
 
 /// What the observation shows of a merged search's found cards, and what each instruction does
