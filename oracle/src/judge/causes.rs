@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use crate::model::ObjId;
 use crate::outcome::{Event, LoggedEvent};
 use crate::rules::verdicts;
-use crate::sim::Sim;
+use crate::sim::Record;
 
 /// What the replay decided, to name the first cause of a difference: every logged event with the
 /// clause that decided it, every rule decision that prevented or replaced events
@@ -26,22 +26,8 @@ pub struct Causes {
 
 impl Causes {
     /// The causes recorded by a finished replay.
-    pub fn of(sim: &Sim) -> Causes {
-        Causes::recorded(&sim.game, &sim.log, &sim.log_clauses, &sim.decisions, &sim.last_move)
-    }
-
-    /// The causes of a finished replay from what it recorded ([`crate::sim::Record`]).
-    pub fn of_record(record: &crate::sim::Record) -> Causes {
-        Causes::recorded(&record.game, &record.log, &record.log_clauses, &record.decisions, &record.last_move)
-    }
-
-    fn recorded(
-        game: &crate::model::Game,
-        log: &[LoggedEvent],
-        log_clauses: &[&'static str],
-        decisions: &[crate::sim::RuleDecision],
-        last_move: &BTreeMap<ObjId, crate::sim::MoveCause>,
-    ) -> Causes {
+    pub fn of_record(record: &Record) -> Causes {
+        let Record { game, log, log_clauses, last_move, decisions } = record;
         let id = |o: ObjId| game.obj(o).id_string();
         Causes {
             log: log

@@ -176,7 +176,7 @@ mod tests {
             let _ = sim.run(&setup.actions);
             let (outcome, libraries) = sim.outcome_libraries_apart();
             with_libraries += usize::from(!libraries.is_empty());
-            assert_eq!(sim.with_libraries(outcome, libraries), sim.outcome());
+            assert_eq!(crate::sim::with_libraries(&sim.game, outcome, &libraries), sim.outcome());
         }
         assert!(with_libraries > 400, "only {with_libraries} outcomes had a library");
     }

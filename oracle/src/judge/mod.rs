@@ -21,7 +21,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::model::{FastMap, ObjId, ZoneRef, fast_map};
+use crate::model::{FastMap, ZoneRef, fast_map};
 
 use crate::observables::{Observable, Observables};
 use crate::outcome::{Event, LegalOutcome, LoggedEvent, Outcome};
@@ -341,7 +341,7 @@ struct ReplayRun {
     ran: Result<(), SimError>,
     /// The replay's non-empty libraries, by name, to be read from the final game as objects
     /// (its outcome leaves them out).
-    libraries: Vec<(String, ZoneRef)>,
+    libraries: BTreeMap<String, ZoneRef>,
     /// The final game and the run's records, for comparing libraries and naming causes.
     record: Record,
     counts: Counts,
@@ -363,14 +363,9 @@ fn replay(setup: &Setup, observed: &Outcome, reading: &Reading, look: &Look) -> 
     let mut sim = Sim::new(setup.game.clone(), &mut decider);
     let ran = sim.run(&setup.actions);
     // The replay's libraries are compared as objects (`library::library_matches`) rather than
-    // written out as ids, unless there is a difference to name.
-    let (outcome, apart) = sim.outcome_libraries_apart();
-    // The zones themselves, not copies of them: a library may hold 100 000 cards.
-    let libraries = sim.game.zones.keys().filter(|zone| matches!(zone, ZoneRef::Library(_)));
-    let libraries =
-        libraries.map(|&zone| (sim.game.zone_name(zone), zone)).filter(|(name, _)| apart.contains_key(name));
-    let libraries = libraries.collect();
-    drop(apart);
+    // written out as ids, unless there is a difference to name; kept as zones of the final game,
+    // not copies of their cards (a library may hold 100 000 cards).
+    let (outcome, libraries) = sim.outcome_libraries_apart();
     let record = sim.into_record();
     let reader = &mut decider.inner;
     let run = ReplayRun {
@@ -399,20 +394,18 @@ fn verdict_of(
     outcome: Cow<'_, LegalOutcome>,
 ) -> (Verdict, Vec<Observable>) {
     let game = &run.record.game;
-    let libraries: BTreeMap<String, &[ObjId]> =
-        run.libraries.iter().map(|(name, zone)| (name.clone(), game.zone(*zone))).collect();
     let compares_all = look.observables.is_all() && !look.strip_on;
     // An observation equal to the replay has no difference to explain: no causes needed, no copy
     // of it to compare (`Outcome::is_canonically_apart`).
     let matches = compares_all
         && run.ran.is_ok()
-        && observed.is_canonically_apart(&outcome.outcome, &outcome.fixed, &libraries, |zone, want, got| {
+        && observed.is_canonically_apart(&outcome.outcome, &outcome.fixed, &run.libraries, |zone, objects, got| {
             let fixed = outcome.fixed.get(zone).unwrap_or(&library::NOTHING_FIXED);
-            library::library_matches(game, setup, want, got, fixed)
+            library::library_matches(game, setup, game.zone(*objects), got, fixed)
         });
     // The replay's whole outcome, to name the differences (none is needed for a match: every
     // observable is compared then, so none is unchecked).
-    let expected = (!matches).then(|| crate::sim::with_libraries(game, outcome.into_owned(), libraries));
+    let expected = (!matches).then(|| crate::sim::with_libraries(game, outcome.into_owned(), &run.libraries));
     let unchecked = expected.as_ref().map(|e| look.observables.unchecked(&e.outcome)).unwrap_or_default();
     let verdict = match (&run.ran, expected) {
         (Ok(()), None) => Verdict::Legal,

@@ -36,16 +36,15 @@ use crate::rules::zones::{Position, is_permanent_type};
 /// The most events one run may log before it is stopped as a loop.
 pub const MAX_EVENTS: usize = 5_000;
 
-/// [`Sim::with_libraries`] for the final `game` of a run, the simulator gone.
-pub fn with_libraries<'g, Z: Into<String> + AsRef<str>>(
-    game: &'g Game,
-    mut outcome: LegalOutcome,
-    apart: impl IntoIterator<Item = (Z, &'g [ObjId])>,
-) -> LegalOutcome {
-    for (zone, cards) in apart {
-        let mut ids: Vec<String> = cards.iter().map(|&o| game.obj(o).id_string()).collect();
-        crate::outcome::canonical_zone(zone.as_ref(), &mut ids, &outcome.fixed);
-        outcome.outcome.zones.insert(zone.into(), ids);
+/// The outcome [`Sim::outcome`] gives, made from the two parts [`Sim::outcome_libraries_apart`]
+/// gives and the run's final `game` (the simulator may be gone): each library written out as ids
+/// and put in canonical form (a zone's canonical form depends only on its cards and its fixed
+/// positions).
+pub fn with_libraries(game: &Game, mut outcome: LegalOutcome, apart: &BTreeMap<String, ZoneRef>) -> LegalOutcome {
+    for (name, zone) in apart {
+        let mut ids: Vec<String> = game.zone(*zone).iter().map(|&o| game.obj(o).id_string()).collect();
+        crate::outcome::canonical_zone(name, &mut ids, &outcome.fixed);
+        outcome.outcome.zones.insert(name.clone(), ids);
     }
     outcome
 }
@@ -537,20 +536,13 @@ impl<'d> Sim<'d> {
     }
 
     /// [`Sim::outcome`] with every non-empty library left out of the outcome's zones and given
-    /// apart, by zone name, as its objects in the game's order: for the judge, which compares a
-    /// library's shuffled part with an observation as a set of objects (701.24a) instead of
-    /// writing out and sorting an id per card.
-    pub fn outcome_libraries_apart(&self) -> (LegalOutcome, BTreeMap<String, &[ObjId]>) {
+    /// apart, by zone name and zone (its objects are the game's, in order): for the judge, which
+    /// compares a library's shuffled part with an observation as a set of objects (701.24a)
+    /// instead of writing out and sorting an id per card.
+    pub fn outcome_libraries_apart(&self) -> (LegalOutcome, BTreeMap<String, ZoneRef>) {
         let mut apart = BTreeMap::new();
         let outcome = self.outcome_with_log(self.log.clone(), Some(&mut apart));
         (outcome, apart)
-    }
-
-    /// The outcome [`Sim::outcome`] gives, made from the two parts [`Sim::outcome_libraries_apart`]
-    /// gives: each library written out as ids and put in canonical form (a zone's canonical form
-    /// depends only on its cards and its fixed positions).
-    pub fn with_libraries(&self, outcome: LegalOutcome, apart: BTreeMap<String, &[ObjId]>) -> LegalOutcome {
-        with_libraries(&self.game, outcome, apart)
     }
 
     /// [`Sim::outcome`] at the end of a run: the log is moved into the outcome, not copied (the
@@ -562,10 +554,10 @@ impl<'d> Sim<'d> {
 
     /// The outcome so far, with `events` as its log; with `libraries_apart`, the non-empty
     /// libraries go there as objects instead of into the outcome's zones.
-    fn outcome_with_log<'s>(
-        &'s self,
+    fn outcome_with_log(
+        &self,
         events: Vec<LoggedEvent>,
-        mut libraries_apart: Option<&mut BTreeMap<String, &'s [ObjId]>>,
+        mut libraries_apart: Option<&mut BTreeMap<String, ZoneRef>>,
     ) -> LegalOutcome {
         // Each map is listed first and built in one go (`BTreeMap::from_iter` sorts once and
         // fills its nodes in order), rather than by one insertion per entry, each a descent
@@ -577,7 +569,7 @@ impl<'d> Sim<'d> {
                 continue;
             }
             if let (ZoneRef::Library(_), Some(apart)) = (zone, libraries_apart.as_deref_mut()) {
-                apart.insert(self.game.zone_name(*zone), cards.as_slice());
+                apart.insert(self.game.zone_name(*zone), *zone);
                 continue;
             }
             zones.push((self.game.zone_name(*zone), cards.iter().map(|&o| self.id(o)).collect()));
